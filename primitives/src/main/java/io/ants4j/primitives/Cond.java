@@ -1,0 +1,198 @@
+package io.ants4j.primitives;
+
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A condition variable over any {@link Lock}: a rendezvous point for threads waiting for, or
+ * announcing, a change of some state guarded by that lock. The port of Go's {@code sync.Cond}.
+ *
+ * <pre>{@code
+ * lock.lock();
+ * try {
+ *     while (!ready) {
+ *         cond.await();
+ *     }
+ *     use(state);
+ * } finally {
+ *     lock.unlock();
+ * }
+ * }</pre>
+ *
+ * <p>Compared with {@link java.util.concurrent.locks.Condition}: it works over any lock (ours,
+ * {@link ReentrantLock}, a read-write lock's write lock, ...); {@link #signal} wakes the thread
+ * that has waited longest (FIFO, like Go's ticket-based {@code notifyList}); {@link #broadcast}
+ * wakes exactly the threads waiting at the time of the call, none that start waiting afterwards;
+ * and there are no spurious wake-ups: {@code await} returns only after a {@code signal} or
+ * {@code broadcast} chose this thread, an interrupt, or a timeout. Still re-check the state in a
+ * loop: another thread may have changed it between the wake-up and the re-acquisition of the lock.
+ * A thread may call {@code signal} and {@code broadcast} with or without holding the lock.
+ *
+ * <p><b>Wake-ups are never lost.</b> Whether a waiter was chosen by a {@code signal} or gave up
+ * (interrupt, timeout) is decided atomically: a waiter that gives up first is skipped and the
+ * signal goes to the next one; a waiter chosen first returns normally, with its interrupt status
+ * set if it was interrupted too. Either way exactly one waiter consumes each signal that found
+ * one.
+ *
+ * <p><b>Memory consistency effects:</b> actions in a thread before {@code signal} or
+ * {@code broadcast} <i>happen-before</i> the return of every {@code await} it wakes; the
+ * re-acquisition of the lock adds the lock's own guarantees.
+ */
+public final class Cond {
+    /*
+     * Implementation notes.
+     *
+     * Go's notifyList hands a ticket to a waiter before it unlocks L, so that a notify after the
+     * unlock sees it. The equivalent here: await() appends its node to the WaitQueue first and
+     * unlocks the user's lock second, so any signal/broadcast that happens after another thread
+     * acquires the lock finds the node. If unlocking throws (the caller did not hold the lock),
+     * the node is withdrawn; if a signal picked it in that window the signal is passed on to the
+     * next waiter, so misuse costs the caller an exception and nobody else a wake-up.
+     *
+     * signal() marks the head SIGNALLED, broadcast() marks every node BROADCAST, both under the
+     * queue lock; the distinction matters only in the window above, where a broadcast must not be
+     * passed on to a waiter that arrived after it.
+     */
+
+    private static final int SIGNALLED = 1;
+    private static final int BROADCAST = 2;
+
+    private final Lock lock;
+    private final WaitQueue queue = new WaitQueue();
+
+    /**
+     * Creates a condition variable over {@code lock}.
+     *
+     * @param lock the lock that guards the state waited for
+     * @throws NullPointerException if {@code lock} is null
+     */
+    public Cond(Lock lock) {
+        this.lock = Objects.requireNonNull(lock, "lock");
+    }
+
+    /**
+     * Returns the lock this condition works over (Go's {@code c.L}).
+     *
+     * @return the lock given to the constructor
+     */
+    public Lock locker() {
+        return lock;
+    }
+
+    /**
+     * Atomically releases the lock and waits until this thread is signalled or interrupted, then
+     * re-acquires the lock before returning or throwing.
+     *
+     * @throws InterruptedException if the thread is interrupted before being signalled (or was
+     *     interrupted on entry); the lock is held again when it is thrown
+     * @throws IllegalMonitorStateException (or whatever the lock's {@code unlock} throws) if the
+     *     calling thread does not hold the lock; the thread is then not left waiting
+     */
+    public void await() throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        if (await(true, false, 0L) == WaitQueue.INTERRUPTED) {
+            throw new InterruptedException();
+        }
+    }
+
+    /**
+     * Like {@link #await()}, but gives up once the timeout elapses.
+     *
+     * @param timeout the maximum time to wait
+     * @param unit the unit of {@code timeout}
+     * @return {@code true} if signalled, {@code false} if the timeout elapsed first
+     * @throws InterruptedException if the thread is interrupted before being signalled
+     * @throws NullPointerException if {@code unit} is null
+     */
+    public boolean await(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        int outcome = await(true, true, deadline);
+        if (outcome == WaitQueue.INTERRUPTED) {
+            throw new InterruptedException();
+        }
+        return outcome != WaitQueue.TIMED_OUT;
+    }
+
+    /**
+     * Like {@link #await()}, but keeps waiting if interrupted; the interrupt status is set again
+     * when it returns.
+     */
+    public void awaitUninterruptibly() {
+        await(false, false, 0L);
+    }
+
+    /** Wakes the thread that has waited longest, if any thread is waiting. */
+    public void signal() {
+        wake(1, SIGNALLED);
+    }
+
+    /** Wakes every thread waiting at the time of the call. */
+    public void broadcast() {
+        wake(Integer.MAX_VALUE, BROADCAST);
+    }
+
+    private void wake(int max, int status) {
+        WaitQueue.Waiter woken;
+        queue.lock.lock();
+        try {
+            woken = queue.take(max, status);
+        } finally {
+            queue.lock.unlock();
+        }
+        WaitQueue.unparkAll(woken);
+    }
+
+    /** Returns the wake status, {@link WaitQueue#TIMED_OUT} or {@link WaitQueue#INTERRUPTED}. */
+    private int await(boolean interruptible, boolean timed, long deadline) {
+        if (lock instanceof ReentrantLock r && r.getHoldCount() > 1) {
+            throw new IllegalMonitorStateException(
+                    "Cond.await would release one of " + r.getHoldCount() + " holds of a ReentrantLock and deadlock");
+        }
+        WaitQueue.Waiter w;
+        queue.lock.lock();
+        try {
+            w = queue.enqueue();
+        } finally {
+            queue.lock.unlock();
+        }
+        try {
+            lock.unlock();
+        } catch (RuntimeException | Error e) {
+            leaveWithoutWaiting(w);
+            throw e;
+        }
+        int outcome = queue.await(w, interruptible, timed, deadline);
+        lock.lock();
+        return outcome;
+    }
+
+    private void leaveWithoutWaiting(WaitQueue.Waiter w) {
+        boolean withdrawn;
+        queue.lock.lock();
+        try {
+            withdrawn = queue.withdraw(w);
+        } finally {
+            queue.lock.unlock();
+        }
+        if (!withdrawn && w.status() == SIGNALLED) {
+            signal();
+        }
+    }
+
+    /**
+     * Returns a string identifying this condition and its lock.
+     *
+     * @return e.g. {@code "Cond@4e25154f[lock=SpinLock@70dea4e[unlocked]]"}
+     */
+    @Override
+    public String toString() {
+        return super.toString() + "[lock=" + lock + "]";
+    }
+}

@@ -1,0 +1,216 @@
+package io.ants4j.primitives;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A non-reentrant mutual-exclusion lock that never parks: a thread that finds the lock held
+ * spins, yielding its processor between attempts with exponential backoff. This is the spin lock
+ * of Go's ants pool ({@code pkg/sync.spinLock}), suited to critical sections of a few
+ * instructions that are held far shorter than a park/unpark round trip.
+ *
+ * <p>The lock is not owned: like Go's {@code sync.Mutex}, it may be unlocked by a thread other
+ * than the one that locked it. It is not reentrant: a thread that locks a {@code SpinLock} it
+ * already holds spins forever. It is not fair: a releasing thread may take the lock again before
+ * a spinning one notices it is free.
+ *
+ * <p><b>Memory consistency effects:</b> actions in a thread before {@link #unlock()}
+ * <i>happen-before</i> actions after a later successful {@link #lock()}, {@link #tryLock()},
+ * {@link #tryLock(long, TimeUnit)} or {@link #lockInterruptibly()} in any thread.
+ *
+ * <p>{@link #newCondition()} returns a {@link Condition} built on {@link Cond}: FIFO wake-ups and
+ * no spurious wake-ups, usable on virtual threads.
+ *
+ * @see Cond
+ */
+public final class SpinLock implements Lock {
+    /*
+     * Implementation notes.
+     *
+     * One int word: 0 = unlocked, 1 = locked. lock() tries a CAS 0 -> 1 once; on failure it
+     * enters the backoff loop, which is test-and-test-and-set: it reads the word (a plain
+     * acquire load keeps the cache line shared among the spinners instead of bouncing it with
+     * failed CASes) and attempts the CAS only when it reads 0. Between attempts it yields
+     * 1, 2, 4 ... maxBackoff times (ants: runtime.Gosched). Yielding rather than
+     * Thread.onSpinWait() matters when threads outnumber cores: the holder must get a core to
+     * finish its critical section, and on 2 cores busy-waiting spinners starve it.
+     *
+     * unlock() is a release store: it orders the critical section before the word's reset, and
+     * the next locker's CAS (a volatile read-modify-write) reads it, which establishes the
+     * happens-before edge. The unlocked-state check in unlock() is a plain read: a correct
+     * caller holds the lock, so only misuse can race with it.
+     */
+
+    /** Default backoff cap, as in ants. */
+    private static final int DEFAULT_MAX_BACKOFF = 16;
+
+    private static final int UNLOCKED = 0;
+    private static final int LOCKED = 1;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(SpinLock.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @SuppressWarnings("unused") // accessed through STATE
+    private volatile int state;
+
+    private final int maxBackoff;
+
+    /** Creates an unlocked spin lock whose backoff grows to 16 yields between attempts, as in ants. */
+    public SpinLock() {
+        this.maxBackoff = DEFAULT_MAX_BACKOFF;
+    }
+
+    /**
+     * Creates an unlocked spin lock whose backoff doubles from 1 up to {@code maxBackoff} yields
+     * between attempts.
+     *
+     * @param maxBackoff the largest number of yields between two attempts, at least 1
+     * @throws IllegalArgumentException if {@code maxBackoff < 1}
+     */
+    public SpinLock(int maxBackoff) {
+        if (maxBackoff < 1) {
+            throw new IllegalArgumentException("maxBackoff must be at least 1, was " + maxBackoff);
+        }
+        this.maxBackoff = maxBackoff;
+    }
+
+    /**
+     * Returns whether some thread holds this lock. The answer may be stale by the time it is
+     * used: meant for monitoring and assertions, not for synchronization.
+     *
+     * @return {@code true} if the lock is held
+     */
+    public boolean isLocked() {
+        return (int) STATE.getAcquire(this) == LOCKED;
+    }
+
+    /** Acquires the lock, spinning with backoff until it is free. Not reentrant. */
+    @Override
+    public void lock() {
+        if (!STATE.compareAndSet(this, UNLOCKED, LOCKED)) {
+            spinUninterruptibly();
+        }
+    }
+
+    /**
+     * Acquires the lock unless the current thread is interrupted, in which case it stops
+     * spinning and throws. The interrupt status is checked before the first attempt too.
+     *
+     * @throws InterruptedException if the current thread is interrupted before or while spinning
+     */
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        if (!STATE.compareAndSet(this, UNLOCKED, LOCKED)) {
+            spin(0L, false);
+        }
+    }
+
+    /**
+     * Acquires the lock only if it is free at the time of the call.
+     *
+     * @return {@code true} if the lock was acquired
+     */
+    @Override
+    public boolean tryLock() {
+        return (int) STATE.getAcquire(this) == UNLOCKED && STATE.compareAndSet(this, UNLOCKED, LOCKED);
+    }
+
+    /**
+     * Acquires the lock if it becomes free within the given waiting time and the current thread
+     * is not interrupted. A timeout of zero or less makes a single attempt.
+     *
+     * @param time the maximum time to wait
+     * @param unit the time unit of {@code time}
+     * @return {@code true} if the lock was acquired, {@code false} if the time elapsed first
+     * @throws InterruptedException if the current thread is interrupted before or while spinning
+     * @throws NullPointerException if {@code unit} is null
+     */
+    @Override
+    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+        long nanos = unit.toNanos(time);
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        if (tryLock()) {
+            return true;
+        }
+        return nanos > 0L && spin(System.nanoTime() + nanos, true);
+    }
+
+    /**
+     * Releases the lock. Any thread may release it (the lock has no owner).
+     *
+     * @throws IllegalMonitorStateException if the lock is not held
+     */
+    @Override
+    public void unlock() {
+        if ((int) STATE.getOpaque(this) == UNLOCKED) {
+            throw new IllegalMonitorStateException("unlock of unlocked SpinLock");
+        }
+        STATE.setRelease(this, UNLOCKED);
+    }
+
+    /**
+     * Returns a new {@link Condition} bound to this lock, implemented by {@link Cond}: waiters
+     * wake in FIFO order and never spuriously. As with {@code Cond}, signalling does not require
+     * holding the lock; awaiting does.
+     *
+     * @return a new condition for this lock
+     */
+    @Override
+    public Condition newCondition() {
+        return new CondCondition(new Cond(this));
+    }
+
+    /**
+     * Returns a string identifying this lock and its state.
+     *
+     * @return e.g. {@code "SpinLock@1b6d3586[locked]"}
+     */
+    @Override
+    public String toString() {
+        return super.toString() + (isLocked() ? "[locked]" : "[unlocked]");
+    }
+
+    private void spinUninterruptibly() {
+        int backoff = 1;
+        while (!tryLock()) {
+            backoff = backOff(backoff);
+        }
+    }
+
+    /** The backoff loop of the interruptible and timed acquisitions; returns false on timeout. */
+    private boolean spin(long deadline, boolean timed) throws InterruptedException {
+        int backoff = 1;
+        while (!tryLock()) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            if (timed && deadline - System.nanoTime() <= 0L) {
+                return false;
+            }
+            backoff = backOff(backoff);
+        }
+        return true;
+    }
+
+    private int backOff(int backoff) {
+        for (int i = 0; i < backoff; i++) {
+            Thread.yield();
+        }
+        return backoff < maxBackoff ? Math.min(backoff << 1, maxBackoff) : backoff;
+    }
+}

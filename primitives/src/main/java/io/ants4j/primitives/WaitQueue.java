@@ -1,0 +1,194 @@
+package io.ants4j.primitives;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A FIFO list of parked threads: the parking part shared by {@link Cond} and {@link Sema}, in the
+ * role of the Go runtime's {@code notifyList} and semaphore root.
+ *
+ * <p>Implementation notes. A {@link Waiter} is a node of a doubly linked list guarded by
+ * {@link #lock} (a {@link SpinLock}: every critical section is a few pointer writes). Whether a
+ * waiter was woken is decided under that lock and only there: a waker unlinks the node and sets
+ * its status; a waiter that gives up (interrupt, timeout) calls {@link #withdraw} and learns
+ * whether it got out before a waker chose it. So a wake-up is either delivered to the waiter it
+ * chose or never made; it cannot vanish into a thread that stopped waiting. The status is written
+ * with release semantics before the unpark and read with acquire semantics by the parked thread,
+ * which gives the waker's prior actions a happens-before edge to the waiter's return. Unparking
+ * happens after the lock is released, so a woken thread never spins on the lock its waker holds.
+ */
+final class WaitQueue {
+    /** Status of a waiter nobody has woken yet. Every wake status is positive. */
+    static final int WAITING = 0;
+    /** Outcome of {@link #park}: the deadline passed before a wake-up. */
+    static final int TIMED_OUT = -1;
+    /** Outcome of {@link #park}: the thread was interrupted before a wake-up (flag cleared). */
+    static final int INTERRUPTED = -2;
+
+    /** Guards the list and whatever state its owner keeps alongside it. */
+    final SpinLock lock = new SpinLock();
+
+    private Waiter head;
+    private Waiter tail;
+
+    /** A parked thread's node; links are guarded by the queue's lock. */
+    static final class Waiter {
+        private static final VarHandle STATUS;
+
+        static {
+            try {
+                STATUS = MethodHandles.lookup().findVarHandle(Waiter.class, "status", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final Thread thread = Thread.currentThread();
+        @SuppressWarnings("unused") // accessed through STATUS
+        private volatile int status;
+        Waiter prev;
+        Waiter next;
+
+        int status() {
+            return (int) STATUS.getAcquire(this);
+        }
+    }
+
+    /** Appends a waiter for the current thread. Caller holds {@link #lock}. */
+    Waiter enqueue() {
+        Waiter w = new Waiter();
+        w.prev = tail;
+        if (tail == null) {
+            head = w;
+        } else {
+            tail.next = w;
+        }
+        tail = w;
+        return w;
+    }
+
+    /**
+     * Takes up to {@code max} waiters from the head, marks each with {@code status} and returns
+     * them as a chain linked through {@code next}, for {@link #unparkAll} once the lock is
+     * released; {@code null} if the list is empty. Caller holds {@link #lock}.
+     */
+    Waiter take(int max, int status) {
+        Waiter first = head;
+        Waiter last = null;
+        for (int n = 0; n < max && head != null; n++) {
+            last = head;
+            head = last.next;
+            Waiter.STATUS.setRelease(last, status);
+        }
+        if (last == null) {
+            return null;
+        }
+        last.next = null;
+        if (head == null) {
+            tail = null;
+        } else {
+            head.prev = null;
+        }
+        return first;
+    }
+
+    /** Unparks every waiter of a chain returned by {@link #take}. Called without the lock. */
+    static void unparkAll(Waiter chain) {
+        while (chain != null) {
+            Waiter next = chain.next; // read before the unpark: the node is the waiter's again after it
+            LockSupport.unpark(chain.thread);
+            chain = next;
+        }
+    }
+
+    /**
+     * Removes a waiter that stops waiting; called at most once a waiter, holding {@link #lock}.
+     * Owners call it directly only when a wait ends before parking; {@link #await} does it for
+     * timeouts and interrupts.
+     *
+     * @return {@code true} if it was still waiting and is now removed; {@code false} if a waker
+     *     had already taken it (its status tells how)
+     */
+    boolean withdraw(Waiter w) {
+        if (w.status() != WAITING) {
+            return false;
+        }
+        if (w.prev == null) {
+            head = w.next;
+        } else {
+            w.prev.next = w.next;
+        }
+        if (w.next == null) {
+            tail = w.prev;
+        } else {
+            w.next.prev = w.prev;
+        }
+        return true;
+    }
+
+    /**
+     * Parks the current thread until {@code w} is woken, the deadline passes (when
+     * {@code timed}) or, when {@code interruptible}, the thread is interrupted; on a timeout or
+     * an interrupt it withdraws {@code w}. If a waker took {@code w} before it could withdraw,
+     * the wait counts as woken: the wake-up is kept, not lost, and an interrupt that came too
+     * late is reported by restoring the interrupt status. An uninterruptible wait keeps waiting
+     * through interrupts and also restores the interrupt status. Called without the lock.
+     *
+     * @return the wake status (positive), {@link #TIMED_OUT}, or {@link #INTERRUPTED} (with the
+     *     interrupt status cleared)
+     */
+    int await(Waiter w, boolean interruptible, boolean timed, long deadline) {
+        int outcome = park(w, interruptible, timed, deadline);
+        if (outcome > 0) {
+            return outcome;
+        }
+        boolean withdrawn;
+        lock.lock();
+        try {
+            withdrawn = withdraw(w);
+        } finally {
+            lock.unlock();
+        }
+        if (withdrawn) {
+            return outcome;
+        }
+        if (outcome == INTERRUPTED) {
+            Thread.currentThread().interrupt();
+        }
+        return w.status();
+    }
+
+    private static int park(Waiter w, boolean interruptible, boolean timed, long deadline) {
+        boolean interrupted = false;
+        int outcome;
+        for (;;) {
+            int status = w.status();
+            if (status != WAITING) {
+                outcome = status;
+                break;
+            }
+            if (timed) {
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0L) {
+                    outcome = TIMED_OUT;
+                    break;
+                }
+                LockSupport.parkNanos(w, remaining);
+            } else {
+                LockSupport.park(w);
+            }
+            if (Thread.interrupted()) {
+                if (interruptible) {
+                    outcome = INTERRUPTED;
+                    break;
+                }
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return outcome;
+    }
+}

@@ -1,0 +1,8 @@
+/**
+ * Go's {@code sync} primitives for Java: {@link io.ants4j.primitives.SpinLock},
+ * {@link io.ants4j.primitives.WaitGroup}, {@link io.ants4j.primitives.Once} and
+ * {@link io.ants4j.primitives.Cond}.
+ */
+module io.ants4j.primitives {
+    exports io.ants4j.primitives;
+}

@@ -1,0 +1,191 @@
+package io.ants4j.primitives;
+
+import static io.ants4j.primitives.Threads.get;
+import static io.ants4j.primitives.Threads.start;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+class OnceTest {
+    private int published; // written by the once action, read after run returns
+
+    /** Go's TestOnce: many callers, one action, every caller sees its effect on return. */
+    @Test
+    void runsExactlyOnceAndEveryCallerSeesTheEffect() throws Exception {
+        Once once = new Once();
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch gate = new CountDownLatch(1);
+        List<Threads.Task<Integer>> callers = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            callers.add(start(Thread.ofVirtual(), () -> {
+                gate.await();
+                once.run(() -> {
+                    runs.incrementAndGet();
+                    published = 42;
+                });
+                return published;
+            }));
+        }
+        gate.countDown();
+        for (var caller : callers) {
+            assertEquals(42, get(caller.result()));
+        }
+        assertEquals(1, runs.get());
+        assertTrue(once.isDone());
+    }
+
+    @Test
+    void concurrentCallersWaitForTheActionToReturn() throws Exception {
+        Once once = new Once();
+        CountDownLatch inAction = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        var first = start(() -> {
+            once.run(() -> {
+                inAction.countDown();
+                try {
+                    finish.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            return "first";
+        });
+        assertTrue(inAction.await(Threads.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+        var second = start(() -> {
+            once.run(() -> fail("the second action must not run"));
+            return "second";
+        });
+        Threads.untilParked(second.thread());
+        Threads.assertNotDone(second.result());
+        assertFalse(once.isDone());
+        finish.countDown();
+        assertEquals("first", get(first.result()));
+        assertEquals("second", get(second.result()));
+    }
+
+    /** Go's TestOncePanic: a panicking action still completes the Once. */
+    @Test
+    void throwingActionCompletesTheOnce() {
+        Once once = new Once();
+        IllegalStateException boom = new IllegalStateException("boom");
+        assertSame(boom, assertThrows(IllegalStateException.class, () -> once.run(() -> {
+            throw boom;
+        })));
+        assertTrue(once.isDone());
+        once.run(() -> fail("Once.run called the action again"));
+    }
+
+    @Test
+    void recursiveRunThrowsInsteadOfDeadlocking() {
+        Once once = new Once();
+        IllegalStateException[] inner = new IllegalStateException[1];
+        once.run(() -> inner[0] = assertThrows(IllegalStateException.class, () -> once.run(() -> { })));
+        assertTrue(inner[0].getMessage().contains("inside its own action"), inner[0].getMessage());
+        assertTrue(once.isDone());
+    }
+
+    @Test
+    void funcRunsOnceAndRethrowsTheSameThrowable() {
+        AtomicInteger calls = new AtomicInteger();
+        Runnable ok = Once.func(calls::incrementAndGet);
+        ok.run();
+        ok.run();
+        assertEquals(1, calls.get());
+
+        RuntimeException boom = new RuntimeException("boom");
+        Runnable failing = Once.func(() -> {
+            calls.incrementAndGet();
+            throw boom;
+        });
+        for (int i = 0; i < 3; i++) {
+            assertSame(boom, assertThrows(RuntimeException.class, failing::run));
+        }
+        assertEquals(2, calls.get());
+    }
+
+    @Test
+    void valueReturnsTheSameInstanceToAllThreads() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        Supplier<Object> value = Once.value(() -> {
+            calls.incrementAndGet();
+            return new Object();
+        });
+        Object first = value.get();
+        for (int i = 0; i < 4; i++) {
+            assertSame(first, get(start(Thread.ofVirtual(), value::get).result()));
+        }
+        assertEquals(1, calls.get());
+        assertNull(Once.value(() -> null).get());
+    }
+
+    @Test
+    void valueRethrowsTheSameCheckedThrowable() {
+        IOException io = new IOException("disk");
+        Supplier<String> value = Once.value(() -> {
+            throw sneaky(io);
+        });
+        for (int i = 0; i < 3; i++) {
+            Throwable t = assertThrows(Throwable.class, value::get);
+            assertSame(io, t);
+        }
+    }
+
+    @Test
+    void wrappedFunctionBecomesUnreachableAfterTheFirstCall() {
+        Object payload = new Object();
+        WeakReference<Object> ref = new WeakReference<>(payload);
+        Supplier<Object> value = Once.value(captureOnly(payload));
+        payload = null;
+        assertTrue(value.get() instanceof String);
+        assertCollected(ref);
+
+        Object action = new Object();
+        WeakReference<Object> actionRef = new WeakReference<>(action);
+        Runnable func = Once.func(runnableCapturing(action));
+        action = null;
+        func.run();
+        assertCollected(actionRef);
+        func.run();
+    }
+
+    @Test
+    void nullArgumentsThrow() {
+        assertThrows(NullPointerException.class, () -> new Once().run(null));
+        assertThrows(NullPointerException.class, () -> Once.func(null));
+        assertThrows(NullPointerException.class, () -> Once.value(null));
+    }
+
+    private static Supplier<Object> captureOnly(Object payload) {
+        return () -> "computed from " + payload.hashCode();
+    }
+
+    private static Runnable runnableCapturing(Object payload) {
+        return () -> payload.hashCode();
+    }
+
+    private static void assertCollected(WeakReference<?> ref) {
+        for (int i = 0; i < 100 && ref.get() != null; i++) {
+            System.gc();
+        }
+        assertNull(ref.get(), "the wrapped function is still reachable");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> RuntimeException sneaky(Throwable t) throws E {
+        throw (E) t;
+    }
+}

@@ -1,0 +1,195 @@
+package io.ants4j.primitives;
+
+import static io.ants4j.primitives.Threads.failure;
+import static io.ants4j.primitives.Threads.get;
+import static io.ants4j.primitives.Threads.start;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class SpinLockTest {
+    private int counter; // guarded by the lock under test, deliberately plain
+
+    @ParameterizedTest(name = "virtual={0}")
+    @ValueSource(booleans = {false, true})
+    void mutualExclusion(boolean virtual) throws Exception {
+        SpinLock lock = new SpinLock();
+        int threads = virtual ? 64 : 8;
+        int rounds = virtual ? 2_000 : 20_000;
+        CountDownLatch startGate = new CountDownLatch(1);
+        List<Thread> started = new ArrayList<>();
+        Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform();
+        for (int t = 0; t < threads; t++) {
+            started.add(builder.start(() -> {
+                try {
+                    startGate.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < rounds; i++) {
+                    lock.lock();
+                    try {
+                        counter++;
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            }));
+        }
+        startGate.countDown();
+        for (Thread t : started) {
+            Threads.join(t);
+        }
+        assertEquals(threads * rounds, counter);
+        assertFalse(lock.isLocked());
+    }
+
+    @Test
+    void tryLockFailsWhileHeldAndSucceedsWhenFree() throws Exception {
+        SpinLock lock = new SpinLock();
+        assertTrue(lock.tryLock());
+        assertTrue(lock.isLocked());
+        assertFalse((boolean) get(start(lock::tryLock)));
+        assertFalse(get(start(() -> lock.tryLock(20, TimeUnit.MILLISECONDS))));
+        assertFalse(get(start(() -> lock.tryLock(0, TimeUnit.SECONDS))));
+        lock.unlock();
+        assertFalse(lock.isLocked());
+        assertTrue((boolean) get(start(lock::tryLock)));
+    }
+
+    @Test
+    void timedTryLockGetsTheLockOnceReleased() throws Exception {
+        SpinLock lock = new SpinLock();
+        lock.lock();
+        var waiter = start(() -> lock.tryLock(Threads.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+        Threads.until("the waiter spins", () -> waiter.thread().getState() != Thread.State.NEW);
+        lock.unlock();
+        assertTrue(get(waiter.result()));
+        assertTrue(lock.isLocked());
+    }
+
+    @Test
+    void lockInterruptiblyStopsSpinningWhenInterrupted() throws InterruptedException {
+        SpinLock lock = new SpinLock(1);
+        lock.lock();
+        CountDownLatch spinning = new CountDownLatch(1);
+        var waiter = start(() -> {
+            spinning.countDown();
+            lock.lockInterruptibly();
+            return "acquired";
+        });
+        assertTrue(spinning.await(Threads.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+        waiter.thread().interrupt();
+        assertInstanceOf(InterruptedException.class, failure(waiter.result()));
+        assertTrue(lock.isLocked(), "the holder still holds the lock");
+    }
+
+    @Test
+    void interruptedCallerFailsFastEvenWhenFree() {
+        SpinLock lock = new SpinLock();
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, lock::lockInterruptibly);
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, () -> lock.tryLock(1, TimeUnit.SECONDS));
+        assertFalse(lock.isLocked());
+        assertFalse(Thread.interrupted());
+    }
+
+    @Test
+    void timedTryLockOfInterruptedSpinnerThrows() {
+        SpinLock lock = new SpinLock();
+        lock.lock();
+        var waiter = start(() -> lock.tryLock(1, TimeUnit.DAYS));
+        Threads.until("the waiter starts", () -> waiter.thread().getState() != Thread.State.NEW);
+        waiter.thread().interrupt();
+        assertInstanceOf(InterruptedException.class, failure(waiter.result()));
+    }
+
+    @Test
+    void unlockOfUnlockedLockThrows() {
+        SpinLock lock = new SpinLock();
+        assertThrows(IllegalMonitorStateException.class, lock::unlock);
+        lock.lock();
+        lock.unlock();
+        assertThrows(IllegalMonitorStateException.class, lock::unlock);
+    }
+
+    @Test
+    void anyThreadMayUnlock() {
+        SpinLock lock = new SpinLock();
+        lock.lock();
+        get(start(() -> {
+            lock.unlock();
+            return null;
+        }));
+        assertTrue(lock.tryLock());
+    }
+
+    @Test
+    void rejectsNonPositiveBackoff() {
+        var e = assertThrows(IllegalArgumentException.class, () -> new SpinLock(0));
+        assertTrue(e.getMessage().contains("maxBackoff"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new SpinLock(-3));
+        new SpinLock(1).lock();
+    }
+
+    @Test
+    void tryLockRejectsNullUnit() {
+        assertThrows(NullPointerException.class, () -> new SpinLock().tryLock(1, null));
+    }
+
+    @Test
+    void conditionAwaitsAndSignals() throws Exception {
+        SpinLock lock = new SpinLock();
+        Condition ready = lock.newCondition();
+        boolean[] flag = new boolean[1];
+        var waiter = start(() -> {
+            lock.lock();
+            try {
+                while (!flag[0]) {
+                    ready.await();
+                }
+                return lock.isLocked();
+            } finally {
+                lock.unlock();
+            }
+        });
+        Threads.untilParked(waiter.thread());
+        lock.lock();
+        try {
+            flag[0] = true;
+            ready.signal();
+        } finally {
+            lock.unlock();
+        }
+        assertTrue(get(waiter.result()));
+
+        lock.lock();
+        try {
+            assertTrue(ready.awaitNanos(TimeUnit.MILLISECONDS.toNanos(10)) <= 0L);
+            assertFalse(ready.await(1, TimeUnit.MILLISECONDS));
+            assertTrue(lock.isLocked(), "a timed-out await re-acquires the lock");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Test
+    void toStringShowsState() {
+        SpinLock lock = new SpinLock();
+        assertTrue(lock.toString().endsWith("[unlocked]"), lock.toString());
+        lock.lock();
+        assertTrue(lock.toString().endsWith("[locked]"), lock.toString());
+    }
+}

@@ -1,0 +1,265 @@
+package io.ants4j.primitives;
+
+import static io.ants4j.primitives.Threads.failure;
+import static io.ants4j.primitives.Threads.get;
+import static io.ants4j.primitives.Threads.start;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class WaitGroupTest {
+    private static final long TIMEOUT_MS = Threads.TIMEOUT.toMillis();
+
+    /** Go's testWaitGroup: two groups used as a barrier, twice. */
+    @Test
+    void barrierUsedTwice() throws Exception {
+        WaitGroup wg1 = new WaitGroup();
+        WaitGroup wg2 = new WaitGroup();
+        int n = 16;
+        for (int round = 0; round < 2; round++) {
+            wg1.add(n);
+            wg2.add(n);
+            AtomicInteger exited = new AtomicInteger();
+            for (int i = 0; i < n; i++) {
+                Thread.ofVirtual().start(() -> {
+                    wg1.done();
+                    wg2.awaitUninterruptibly();
+                    exited.incrementAndGet();
+                });
+            }
+            assertTrue(wg1.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+            assertEquals(0, exited.get(), "no task passes the barrier before the last done");
+            for (int i = 0; i < n; i++) {
+                wg2.done();
+            }
+            Threads.until("all tasks pass the barrier", () -> exited.get() == n);
+        }
+    }
+
+    /** Go's TestWaitGroupRace: await must see every write made before done. */
+    @Test
+    void awaitSeesWritesBeforeDone() throws Exception {
+        for (int i = 0; i < 1_000; i++) {
+            WaitGroup wg = new WaitGroup();
+            int[] n = new int[2];
+            wg.add(2);
+            Thread.ofVirtual().start(() -> {
+                n[0] = 1;
+                wg.done();
+            });
+            Thread.ofVirtual().start(() -> {
+                n[1] = 1;
+                wg.done();
+            });
+            assertTrue(wg.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+            assertEquals(2, n[0] + n[1], "iteration " + i);
+        }
+    }
+
+    @Test
+    void manyWaitersAllReleasedAndGroupReusable() throws Exception {
+        WaitGroup wg = new WaitGroup();
+        for (int round = 0; round < 3; round++) {
+            wg.add(1);
+            CountDownLatch released = new CountDownLatch(8);
+            for (int i = 0; i < 8; i++) {
+                Thread.ofVirtual().start(() -> {
+                    wg.awaitUninterruptibly();
+                    released.countDown();
+                });
+            }
+            Threads.until("8 waiters register", () -> wg.toString().contains("waiters=8"));
+            assertEquals(8, released.getCount());
+            wg.done();
+            assertTrue(released.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+            assertEquals(0, wg.count());
+        }
+    }
+
+    @Test
+    void negativeCounterThrowsAndLeavesTheCounter() {
+        WaitGroup wg = new WaitGroup();
+        var e = assertThrows(IllegalStateException.class, wg::done);
+        assertEquals("negative WaitGroup counter", e.getMessage());
+        assertEquals(0, wg.count());
+        wg.add(2);
+        assertThrows(IllegalStateException.class, () -> wg.add(-3));
+        assertEquals(2, wg.count());
+        wg.add(-2);
+        assertEquals(0, wg.count());
+    }
+
+    @Test
+    void overflowPastIntMaxThrows() {
+        WaitGroup wg = new WaitGroup();
+        wg.add(Integer.MAX_VALUE);
+        var e = assertThrows(IllegalStateException.class, () -> wg.add(1));
+        assertEquals("WaitGroup counter overflow", e.getMessage());
+        assertEquals(Integer.MAX_VALUE, wg.count());
+        wg.add(-Integer.MAX_VALUE);
+        assertEquals(0, wg.count());
+    }
+
+    @Test
+    void awaitReturnsAtOnceWhenZeroAndTimesOutOtherwise() throws Exception {
+        WaitGroup wg = new WaitGroup();
+        wg.await();
+        assertTrue(wg.await(0, TimeUnit.NANOSECONDS));
+        wg.add(1);
+        assertFalse(wg.await(10, TimeUnit.MILLISECONDS));
+        assertFalse(wg.await(0, TimeUnit.NANOSECONDS));
+        assertTrue(wg.toString().endsWith("[count=1, waiters=0]"), wg.toString());
+        wg.done();
+        assertTrue(wg.await(0, TimeUnit.NANOSECONDS));
+    }
+
+    @Test
+    void interruptedWaiterLeavesWithoutStealingTheOtherWakeUp() throws Exception {
+        for (int i = 0; i < 50; i++) {
+            WaitGroup wg = new WaitGroup();
+            wg.add(1);
+            var interrupted = start(() -> {
+                wg.await();
+                return "released";
+            });
+            var other = start(() -> wg.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+            Threads.until("2 waiters", () -> wg.toString().contains("waiters=2"));
+            interrupted.thread().interrupt();
+            assertInstanceOf(InterruptedException.class, failure(interrupted.result()));
+            assertTrue(wg.toString().endsWith("waiters=1]"), wg.toString());
+            wg.done();
+            assertTrue(get(other.result()));
+            assertEquals("[count=0, waiters=0]", wg.toString().substring(wg.toString().indexOf('[')));
+        }
+    }
+
+    @Test
+    void interruptRacingWithLastDoneLosesNothing() throws Exception {
+        for (int i = 0; i < 200; i++) {
+            WaitGroup wg = new WaitGroup();
+            wg.add(1);
+            var racer = start(() -> {
+                try {
+                    wg.await();
+                    return Thread.currentThread().isInterrupted() ? "released, interrupted" : "released";
+                } catch (InterruptedException e) {
+                    return "interrupted";
+                }
+            });
+            var other = start(() -> wg.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+            Threads.until("2 waiters", () -> wg.toString().contains("waiters=2"));
+            racer.thread().interrupt();
+            wg.done();
+            String outcome = get(racer.result());
+            assertTrue(outcome.equals("interrupted") || outcome.equals("released, interrupted"), outcome);
+            assertTrue(get(other.result()), "the other waiter is released");
+            assertEquals(0L, stateOf(wg));
+            wg.add(1); // reusable
+            wg.done();
+            assertTrue(wg.await(0, TimeUnit.NANOSECONDS));
+        }
+    }
+
+    @Test
+    void timedOutWaiterLeavesTheGroupReusable() throws Exception {
+        WaitGroup wg = new WaitGroup();
+        wg.add(1);
+        assertFalse(wg.await(5, TimeUnit.MILLISECONDS));
+        assertEquals(1, wg.count());
+        assertTrue(wg.toString().endsWith("waiters=0]"), wg.toString());
+        var waiter = start(() -> wg.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        Threads.until("a waiter", () -> wg.toString().contains("waiters=1"));
+        wg.done();
+        assertTrue(get(waiter.result()));
+    }
+
+    @Test
+    void awaitUninterruptiblyKeepsWaitingAndRestoresTheFlag() throws Exception {
+        WaitGroup wg = new WaitGroup();
+        wg.add(1);
+        var waiter = start(() -> {
+            wg.awaitUninterruptibly();
+            return Thread.currentThread().isInterrupted();
+        });
+        Threads.until("a waiter", () -> wg.toString().contains("waiters=1"));
+        waiter.thread().interrupt();
+        Threads.untilParked(waiter.thread());
+        Threads.assertNotDone(waiter.result());
+        wg.done();
+        assertTrue(get(waiter.result()));
+    }
+
+    @Test
+    void interruptedOnEntryThrows() {
+        WaitGroup wg = new WaitGroup();
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, wg::await);
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, () -> wg.await(1, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void goRunsOnVirtualThreadsAndCounts() throws Exception {
+        WaitGroup wg = new WaitGroup();
+        AtomicInteger virtual = new AtomicInteger();
+        for (int i = 0; i < 100; i++) {
+            wg.go(() -> {
+                if (Thread.currentThread().isVirtual()) {
+                    virtual.incrementAndGet();
+                }
+            });
+        }
+        assertTrue(wg.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        assertEquals(100, virtual.get());
+    }
+
+    @Test
+    void goCountsDoneEvenWhenTheTaskThrows() throws Exception {
+        WaitGroup wg = new WaitGroup();
+        // An inline executor passes the task's exception on; the task still counts down exactly once.
+        var e = assertThrows(IllegalStateException.class, () -> wg.go(Runnable::run, () -> {
+            throw new IllegalStateException("boom");
+        }));
+        assertEquals("boom", e.getMessage());
+        assertEquals(0, wg.count());
+        wg.go(() -> {
+            throw new IllegalStateException("on a virtual thread: goes to its uncaught exception handler");
+        });
+        assertTrue(wg.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+    }
+
+    @Test
+    void goRestoresTheCountWhenTheExecutorRejects() {
+        WaitGroup wg = new WaitGroup();
+        RejectedExecutionException rejection = new RejectedExecutionException("full");
+        var e = assertThrows(RejectedExecutionException.class, () -> wg.go(task -> {
+            throw rejection;
+        }, () -> { }));
+        assertSame(rejection, e);
+        assertEquals(0, wg.count());
+    }
+
+    @Test
+    void nullArgumentsThrow() {
+        WaitGroup wg = new WaitGroup();
+        assertThrows(NullPointerException.class, () -> wg.go(null));
+        assertThrows(NullPointerException.class, () -> wg.go(null, () -> { }));
+        assertThrows(NullPointerException.class, () -> wg.go(Runnable::run, null));
+        assertThrows(NullPointerException.class, () -> wg.await(1, null));
+        assertEquals(0, wg.count());
+    }
+
+    private static long stateOf(WaitGroup wg) {
+        String s = wg.toString();
+        return s.endsWith("[count=0, waiters=0]") ? 0L : -1L;
+    }
+}
