@@ -52,8 +52,10 @@ public final class Cond {
      * next waiter, so misuse costs the caller an exception and nobody else a wake-up.
      *
      * signal() marks the head SIGNALLED, broadcast() marks every node BROADCAST, both under the
-     * queue lock; the distinction matters only in the window above, where a broadcast must not be
-     * passed on to a waiter that arrived after it.
+     * queue lock, after a lock-free emptiness check: a waiter that any thread could be obliged to
+     * see (it enqueued before releasing the user's lock, and the signaller acquired that lock
+     * since) is visible to that read. The SIGNALLED/BROADCAST distinction matters only in the
+     * window above, where a broadcast must not be passed on to a waiter that arrived after it.
      */
 
     private static final int SIGNALLED = 1;
@@ -139,6 +141,9 @@ public final class Cond {
     }
 
     private void wake(int max, int status) {
+        if (queue.isEmpty()) {
+            return; // nobody to wake: one read, no lock (Go's notifyList fast path)
+        }
         WaitQueue.Waiter woken;
         queue.lock.lock();
         try {

@@ -29,8 +29,19 @@ final class WaitQueue {
     /** Guards the list and whatever state its owner keeps alongside it. */
     final SpinLock lock = new SpinLock();
 
+    /** Written under {@link #lock} with release semantics, so {@link #isEmpty} may read it without. */
     private Waiter head;
     private Waiter tail;
+
+    private static final VarHandle HEAD;
+
+    static {
+        try {
+            HEAD = MethodHandles.lookup().findVarHandle(WaitQueue.class, "head", Waiter.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** A parked thread's node; links are guarded by the queue's lock. */
     static final class Waiter {
@@ -55,12 +66,21 @@ final class WaitQueue {
         }
     }
 
+    /**
+     * Whether no thread waits, read without the lock: the fast path of a wake-up that finds
+     * nobody. A waiter that enqueued before releasing some lock is seen by any thread that
+     * acquires that lock afterwards; for any other thread the answer may be stale.
+     */
+    boolean isEmpty() {
+        return HEAD.getAcquire(this) == null;
+    }
+
     /** Appends a waiter for the current thread. Caller holds {@link #lock}. */
     Waiter enqueue() {
         Waiter w = new Waiter();
         w.prev = tail;
         if (tail == null) {
-            head = w;
+            HEAD.setRelease(this, w);
         } else {
             tail.next = w;
         }
@@ -76,19 +96,21 @@ final class WaitQueue {
     Waiter take(int max, int status) {
         Waiter first = head;
         Waiter last = null;
-        for (int n = 0; n < max && head != null; n++) {
-            last = head;
-            head = last.next;
+        Waiter rest = first;
+        for (int n = 0; n < max && rest != null; n++) {
+            last = rest;
+            rest = last.next;
             Waiter.STATUS.setRelease(last, status);
         }
         if (last == null) {
             return null;
         }
         last.next = null;
-        if (head == null) {
+        HEAD.setRelease(this, rest);
+        if (rest == null) {
             tail = null;
         } else {
-            head.prev = null;
+            rest.prev = null;
         }
         return first;
     }
@@ -115,7 +137,7 @@ final class WaitQueue {
             return false;
         }
         if (w.prev == null) {
-            head = w.next;
+            HEAD.setRelease(this, w.next);
         } else {
             w.prev.next = w.next;
         }

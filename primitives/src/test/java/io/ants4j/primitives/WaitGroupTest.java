@@ -109,6 +109,30 @@ class WaitGroupTest {
         assertEquals(0, wg.count());
     }
 
+    /** Go's TestWaitGroupMisuse2, made to converge: reuse racing with a waiter is detected. */
+    @Test
+    void reuseBeforeAwaitReturnedIsDetected() throws Exception {
+        for (int i = 0; i < 1_000; i++) {
+            WaitGroup wg = new WaitGroup();
+            wg.add(1);
+            var waiter = start(() -> {
+                wg.await();
+                return "returned";
+            });
+            Threads.until("a waiter", () -> wg.toString().contains("waiters=1"));
+            wg.done();
+            wg.add(1); // misuse: the waiter has not returned yet
+            waiter.result().handle((v, t) -> null).get(Threads.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            if (waiter.result().isCompletedExceptionally()) {
+                Throwable t = failure(waiter.result());
+                assertInstanceOf(IllegalStateException.class, t);
+                assertEquals("WaitGroup is reused before previous await has returned", t.getMessage());
+                return;
+            }
+        }
+        throw new AssertionError("reuse never detected in 1000 rounds");
+    }
+
     @Test
     void awaitReturnsAtOnceWhenZeroAndTimesOutOtherwise() throws Exception {
         WaitGroup wg = new WaitGroup();
