@@ -66,10 +66,13 @@ public final class WaitGroup {
      */
 
     private static final VarHandle STATE;
+    private static final VarHandle SEMA;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(WaitGroup.class, "state", long.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(WaitGroup.class, "state", long.class);
+            SEMA = lookup.findVarHandle(WaitGroup.class, "sema", Sema.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -78,7 +81,11 @@ public final class WaitGroup {
     @SuppressWarnings("unused") // accessed through STATE
     private volatile long state;
 
-    private final Sema sema = new Sema();
+    /**
+     * Created by the first waiter before it registers, so a group nobody blocks on allocates no
+     * semaphore; whoever sees a registered waiter sees the semaphore.
+     */
+    private Sema sema;
 
     /** Creates a group whose counter is zero. */
     public WaitGroup() {
@@ -116,7 +123,7 @@ public final class WaitGroup {
             throw new IllegalStateException("WaitGroup misuse: add called concurrently with await");
         }
         STATE.setVolatile(this, 0L);
-        sema.release(waiters);
+        ((Sema) SEMA.getAcquire(this)).release(waiters);
     }
 
     /**
@@ -167,7 +174,8 @@ public final class WaitGroup {
      * @throws IllegalStateException if the group is reused before this await returned
      */
     public void awaitUninterruptibly() {
-        if (register()) {
+        Sema sema = register();
+        if (sema != null) {
             sema.acquireUninterruptibly();
             checkNotReused();
         }
@@ -231,44 +239,59 @@ public final class WaitGroup {
     }
 
     private boolean await(boolean timed, long deadline) throws InterruptedException {
-        if (!register()) {
+        Sema sema = register();
+        if (sema == null) {
             return true;
         }
         boolean acquired;
         try {
             acquired = sema.acquire(timed, deadline);
         } catch (InterruptedException e) {
-            if (leave()) {
+            if (leave(sema)) {
                 throw e;
             }
             Thread.currentThread().interrupt();
             acquired = true;
         }
-        if (!acquired && leave()) {
+        if (!acquired && leave(sema)) {
             return false;
         }
         checkNotReused();
         return true;
     }
 
-    /** Counts the caller as a waiter; {@code false} if the counter is already zero. */
-    private boolean register() {
+    /** Counts the caller as a waiter and returns the semaphore to park on; {@code null} if the counter is zero. */
+    private Sema register() {
+        Sema sema = null;
         for (;;) {
             long s = (long) STATE.getVolatile(this);
             if (counter(s) == 0) {
-                return false;
+                return null;
+            }
+            if (sema == null) {
+                sema = sema();
             }
             if (STATE.compareAndSet(this, s, s + 1L)) {
-                return true;
+                return sema;
             }
         }
+    }
+
+    private Sema sema() {
+        Sema sema = (Sema) SEMA.getAcquire(this);
+        if (sema == null) {
+            Sema created = new Sema();
+            Sema witness = (Sema) SEMA.compareAndExchangeRelease(this, null, created);
+            sema = witness == null ? created : witness;
+        }
+        return sema;
     }
 
     /**
      * Un-counts a waiter that gave up; {@code false} if the counter reached zero first, in which
      * case the waiter has been released and has now taken its permit.
      */
-    private boolean leave() {
+    private boolean leave(Sema sema) {
         for (;;) {
             long s = (long) STATE.getVolatile(this);
             if (counter(s) == 0) {
