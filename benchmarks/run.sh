@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# ants4j benchmarks: builds what it needs with ./mvnw, runs the comparison, prints a table as it goes
+# and writes the report (Markdown + SVG) to benchmarks/target/report/.
+#
+#   benchmarks/run.sh              headline: locks at 1/2/4/8 threads, the trivial-task pool cases,
+#                                  1M x 10 ms tasks once per case; short settings, about 4 minutes
+#   benchmarks/run.sh --full       every benchmark, 3 forks, 1M tasks 3 runs per case: about an hour
+#   benchmarks/run.sh --smoke      everything with the shortest settings: proves it runs, about 3 minutes (numbers mean nothing)
+#
+# Other options: --only locks,waitgroup,forkjoin,once,cond,pool,parallel,million (parts of the plan),
+# --no-build (reuse benchmarks/target/benchmarks.jar), --publish (copy the report to docs/ afterwards).
+# No JAVA_HOME needed: the build picks a JDK 21+ through Maven toolchains and records it in
+# benchmarks/target/java-home.txt, and the benchmarks run on that JDK.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=1
+publish=0
+args=()
+for a in "$@"; do
+    case "$a" in
+        --no-build) build=0 ;;
+        --publish) publish=1 ;;
+        *) args+=("$a") ;;
+    esac
+done
+
+if [ "$build" = 1 ] || [ ! -f benchmarks/target/benchmarks.jar ] || [ ! -f benchmarks/target/java-home.txt ]; then
+    echo "building benchmarks/target/benchmarks.jar (./mvnw -pl benchmarks -am package) ..."
+    ./mvnw -B -q -pl benchmarks -am package -Dmaven.test.skip=true
+fi
+
+java="$(cat benchmarks/target/java-home.txt)/bin/java"
+flags=()
+feature=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')
+if [ "${feature%%.*}" -ge 23 ]; then
+    # The JMH harness itself uses sun.misc.Unsafe; the forked benchmark JVMs are audited instead.
+    flags+=(--sun-misc-unsafe-memory-access=allow)
+fi
+
+cd benchmarks
+"$java" ${flags[@]+"${flags[@]}"} -cp target/benchmarks.jar io.ants4j.benchmarks.Suite \
+    --out target/report --command "benchmarks/run.sh${*:+ $*}" ${args[@]+"${args[@]}"}
+cd ..
+
+if [ "$publish" = 1 ]; then
+    mkdir -p docs
+    cp benchmarks/target/report/benchmarks.md docs/benchmarks.md
+    cp benchmarks/target/report/bench-*.svg docs/
+    echo "published: docs/benchmarks.md and docs/bench-*.svg"
+fi

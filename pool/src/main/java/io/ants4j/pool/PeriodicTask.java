@@ -1,0 +1,74 @@
+package io.ants4j.pool;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A pool's background thread that runs an action every period until stopped: the purger and the ticker
+ * (ants' {@code purgeStaleWorkers} and {@code ticktock} goroutines with their cancel contexts).
+ *
+ * <p>Implementation notes. The thread is virtual (so a forgotten pool never keeps the JVM alive) and sleeps
+ * with {@link LockSupport#parkNanos} towards a fixed-rate deadline; {@link #stop()} sets a volatile flag and
+ * unparks it, so it ends within one run of the action. A throwing action is logged and the loop goes on.
+ */
+final class PeriodicTask implements Runnable {
+    private final long periodNanos;
+    private final Runnable action;
+    private final System.Logger logger;
+    private final Thread thread;
+    private volatile boolean stopped;
+
+    private PeriodicTask(String name, long periodNanos, Runnable action, System.Logger logger) {
+        this.periodNanos = periodNanos;
+        this.action = action;
+        this.logger = logger;
+        this.thread = Thread.ofVirtual().name(name).unstarted(this);
+    }
+
+    /** Starts a thread running {@code action} every {@code periodNanos}. */
+    static PeriodicTask start(String name, long periodNanos, Runnable action, System.Logger logger) {
+        PeriodicTask t = new PeriodicTask(name, periodNanos, action, logger);
+        t.thread.start();
+        return t;
+    }
+
+    @Override
+    public void run() {
+        long next = System.nanoTime() + periodNanos;
+        while (!stopped) {
+            long delay = next - System.nanoTime();
+            if (delay > 0) {
+                LockSupport.parkNanos(this, delay);
+                continue;
+            }
+            next = System.nanoTime() + periodNanos;
+            try {
+                action.run();
+            } catch (Throwable t) {
+                logger.log(System.Logger.Level.ERROR, "ants4j background task " + thread.getName() + " failed", t);
+            }
+        }
+    }
+
+    /** Asks the thread to end; does not wait. */
+    void stop() {
+        stopped = true;
+        LockSupport.unpark(thread);
+    }
+
+    /**
+     * Waits until the thread has ended or the deadline (a {@link System#nanoTime()} value) has passed.
+     *
+     * @return whether the thread has ended
+     */
+    boolean join(long deadline) throws InterruptedException {
+        long rem = deadline - System.nanoTime();
+        if (rem > 0) {
+            thread.join(java.time.Duration.ofNanos(rem));
+        }
+        return !thread.isAlive();
+    }
+
+    boolean isAlive() {
+        return thread.isAlive();
+    }
+}

@@ -1,0 +1,236 @@
+package io.ants4j.pool;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A pool of worker threads that runs each submitted {@link Runnable} on a recycled worker, with at most
+ * {@link #cap()} workers alive at once: ants' {@code Pool}, and a full {@link java.util.concurrent.ExecutorService}.
+ *
+ * <pre>{@code
+ * try (Pool pool = Pool.newPool(20)) {
+ *     WaitGroup wg = new WaitGroup();
+ *     for (int i = 0; i < 100; i++) {
+ *         int id = i;
+ *         wg.add(1);
+ *         pool.execute(() -> {
+ *             try { crawl(id); } finally { wg.done(); }
+ *         });
+ *     }
+ *     wg.await();
+ * }
+ * }</pre>
+ *
+ * <p>Implementation notes. There is no task queue: {@link #execute} hands the task straight to an idle
+ * worker (the most recently used one: a LIFO stack, or a FIFO ring of {@code capacity} slots with
+ * {@link PoolOptions#preAlloc()}), or starts a new worker thread while {@code running() < cap()}, or else
+ * blocks the submitter until a worker comes back (or rejects it with {@link PoolOverloadException} if the pool
+ * is {@linkplain PoolOptions#nonblocking() non-blocking} or {@linkplain PoolOptions#maxBlockingTasks()
+ * maxBlockingTasks} submitters already wait). A worker that finishes a task goes back to the idle queue and
+ * waits for the next hand-off; a background purger retires workers idle for longer than
+ * {@linkplain PoolOptions#expiryDuration() expiryDuration}. The idle queue, the counts and the waiting
+ * submitters are guarded by one {@code SpinLock} with a FIFO {@code Cond}; the hand-off is a single slot per
+ * worker (release/acquire plus park/unpark), so handing a task over allocates nothing. Worker threads are
+ * virtual unless {@link PoolOptions#threadFactory()} says otherwise. No method blocks inside
+ * {@code synchronized}.
+ *
+ * <p>Failures: whatever a task throws goes to the {@linkplain PoolOptions#panicHandler() panic handler}, or is
+ * logged at {@code ERROR}; the submitter never sees it (through {@link #submit} the {@code Future} carries it),
+ * and the worker goes on. Rejections are {@link RejectedExecutionException}s: {@link PoolClosedException},
+ * {@link PoolOverloadException}, or one caused by {@link InterruptedException} when a blocked submitter is
+ * interrupted (its interrupt flag is set again).
+ *
+ * <p>Memory consistency effects: actions in a thread before it submits a task through {@link #execute},
+ * {@link #tryExecute} or {@link #submit} happen-before the task runs, which happen-before the result is
+ * retrieved through the {@code Future} and before {@link #awaitTermination} or {@link #releaseTimeout} return
+ * normally.
+ *
+ * <p>Life cycle: {@link #release()} is {@link #shutdown()}; {@link #shutdownNow()} also interrupts the running
+ * tasks and returns an empty list (tasks are never queued); {@link #releaseTimeout} and
+ * {@link #awaitTermination} wait until no thread of the pool is alive; {@link #close()} (try-with-resources)
+ * shuts down and waits; {@link #reboot()} reopens a closed pool.
+ */
+public final class Pool extends AbstractExecutorService implements WorkerPool {
+    private final PoolCore core;
+
+    private Pool(int capacity, PoolOptions options) {
+        this.core = new PoolCore("Pool", capacity, options, task -> ((Runnable) task).run());
+    }
+
+    /**
+     * Makes a pool with the {@linkplain PoolOptions#defaults() default options}.
+     *
+     * @param capacity the most workers alive at once; {@code <= 0} means unlimited
+     * @return a new open pool
+     */
+    public static Pool newPool(int capacity) {
+        return new Pool(capacity, PoolOptions.defaults());
+    }
+
+    /**
+     * Makes a pool.
+     *
+     * @param capacity the most workers alive at once; {@code <= 0} means unlimited
+     * @param options  the options
+     * @return a new open pool
+     * @throws NullPointerException     if {@code options} is null
+     * @throws IllegalArgumentException if {@code options.preAlloc()} is set and the pool is unlimited
+     */
+    public static Pool newPool(int capacity, PoolOptions options) {
+        return new Pool(capacity, Objects.requireNonNull(options, "options"));
+    }
+
+    /**
+     * Runs {@code task} on a worker (ants' {@code Submit}), blocking while no worker is free unless the options
+     * forbid it.
+     *
+     * @param task the task
+     * @throws NullPointerException       if {@code task} is null
+     * @throws PoolClosedException        if the pool is closed, or closes while this call waits
+     * @throws PoolOverloadException      if no worker is free and the submitter may not block
+     * @throws RejectedExecutionException caused by {@link InterruptedException} if interrupted while blocked,
+     *                                    or if a worker thread cannot be started
+     */
+    @Override
+    public void execute(Runnable task) {
+        core.submit(Objects.requireNonNull(task, "task"));
+    }
+
+    /**
+     * Runs {@code task} on a worker if one is or becomes free within {@code timeout}. Ignores
+     * {@link PoolOptions#nonblocking()}: the timeout is the caller's explicit bound ({@link Duration#ZERO} for
+     * no wait at all); returns false as well when {@link PoolOptions#maxBlockingTasks()} submitters already
+     * wait.
+     *
+     * @param task    the task
+     * @param timeout the longest time to wait for a worker
+     * @return whether the task was handed to a worker
+     * @throws NullPointerException       if an argument is null
+     * @throws PoolClosedException        if the pool is closed, or closes while this call waits
+     * @throws RejectedExecutionException caused by {@link InterruptedException} if interrupted while blocked
+     */
+    public boolean tryExecute(Runnable task, Duration timeout) {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(timeout, "timeout");
+        return core.trySubmit(task, nanos(timeout));
+    }
+
+    static long nanos(Duration d) {
+        if (d.isNegative()) {
+            return 0L;
+        }
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE / 2;
+        }
+    }
+
+    @Override
+    public int running() {
+        return core.running();
+    }
+
+    @Override
+    public int free() {
+        return core.free();
+    }
+
+    @Override
+    public int waiting() {
+        return core.waiting();
+    }
+
+    @Override
+    public int cap() {
+        return core.cap();
+    }
+
+    @Override
+    public void tune(int size) {
+        core.tune(size);
+    }
+
+    @Override
+    public boolean isClosed() {
+        return core.isClosed();
+    }
+
+    @Override
+    public void release() {
+        core.release();
+    }
+
+    @Override
+    public void releaseTimeout(Duration timeout) throws TimeoutException {
+        core.releaseTimeout(timeout);
+    }
+
+    @Override
+    public void reboot() {
+        core.reboot();
+    }
+
+    /**
+     * Returns a snapshot of the task counters.
+     *
+     * @return completed, failed and rejected counts since the pool was made
+     */
+    public PoolStats stats() {
+        return core.stats();
+    }
+
+    /** Same as {@link #release()}. */
+    @Override
+    public void shutdown() {
+        core.release();
+    }
+
+    /**
+     * Releases the pool and interrupts the running tasks.
+     *
+     * @return an empty list: the pool never queues tasks
+     */
+    @Override
+    public List<Runnable> shutdownNow() {
+        core.shutdownNow();
+        return List.of();
+    }
+
+    /** Same as {@link #isClosed()}. */
+    @Override
+    public boolean isShutdown() {
+        return core.isClosed();
+    }
+
+    /**
+     * Returns true if the pool is closed, no worker is left, and its background threads have ended.
+     *
+     * @return whether the pool has terminated
+     */
+    @Override
+    public boolean isTerminated() {
+        return core.isTerminated();
+    }
+
+    /**
+     * Waits until the pool is closed and every thread of it has ended.
+     *
+     * @return false if the timeout elapsed first (also while the pool is open)
+     */
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return core.awaitTermination(unit.toNanos(timeout));
+    }
+
+    /** Returns the state and counts, e.g. {@code Pool[open, cap=4, running=2, idle=1, waiting=0, ...]}. */
+    @Override
+    public String toString() {
+        return core.toString();
+    }
+}

@@ -1,0 +1,580 @@
+package io.ants4j.pool;
+
+import io.ants4j.primitives.Cond;
+import io.ants4j.primitives.SpinLock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import org.agrona.concurrent.CachedNanoClock;
+import org.jctools.queues.varhandle.MpmcVarHandleArrayQueue;
+
+/**
+ * The machinery shared by {@link Pool} and {@link PoolWithFunc} (ants' {@code poolCommon}), parameterized by
+ * the {@link #runner} that runs one payload: a {@code Runnable} for {@code Pool}, the argument of the fixed
+ * function for {@code PoolWithFunc}.
+ *
+ * <p>Implementation notes.
+ * <ul>
+ * <li><b>State and lock.</b> One {@link SpinLock} guards the idle {@link WorkerQueue}, the counts
+ *     {@link #running} and {@link #waiting}, the {@link #capacity} changes and the open/closed {@link #state}.
+ *     The counts are volatile so the public getters read them without the lock, but they change only under
+ *     it. Two {@link Cond}s hang on the lock: {@link #cond} for submitters waiting for a worker and
+ *     {@link #termination} for threads waiting for the pool to terminate.</li>
+ * <li><b>Submit</b> ({@link #dispatch}, ants' {@code retrieveWorker}): under the lock, take the most recently
+ *     idle worker; else, if {@code running < capacity}, count the new worker <em>under the lock</em> (so
+ *     concurrent submitters can never start more than {@code capacity} workers: ants #374, fixed in #376) and
+ *     start it after unlocking with the payload already in its slot; else reject ({@code nonblocking}, or
+ *     {@code maxBlockingTasks} reached), or wait on {@code cond} and retry. The hand-off itself happens after
+ *     unlocking (see {@link Worker}).</li>
+ * <li><b>Revert</b> (ants' {@code revertWorker}): after each task the worker stamps itself from the cached
+ *     clock and goes back on the queue under the lock, signalling one waiting submitter if there is one. It
+ *     is refused (and the worker ends) when the pool is closed or runs above a tuned-down capacity.</li>
+ * <li><b>Exit</b>: a worker that ends decrements {@code running} under the lock and signals a waiter (its
+ *     slot is free now), so no wake-up is lost. Invariant: {@code running} = workers counted by dispatch and
+ *     not yet exited {@code <=} capacity, except after a tune down.</li>
+ * <li><b>Purger</b> (every {@code expiryDuration}): cuts the expired prefix off the queue under the lock
+ *     (binary search on the stamps), stops those workers after unlocking, and broadcasts to waiters when
+ *     nothing is left running. <b>Ticker</b>: refreshes the {@link CachedNanoClock} every
+ *     {@code min(500 ms, expiry / 10)}, so a stamp lags real time by at most a tenth of the expiry.</li>
+ * <li><b>Release</b> closes under the lock, stops purger and ticker, stops the idle workers and broadcasts to
+ *     waiters, who then throw {@link PoolClosedException}. Busy workers end when their task returns.
+ *     Termination = closed and {@code running == 0}; {@link #awaitTermination} then joins the background
+ *     threads and the worker threads that have exited, so no thread of the pool is alive when it returns
+ *     true.</li>
+ * </ul>
+ * Memory effects: a submitter's actions before {@code dispatch} happen-before its payload runs (slot
+ * release/acquire); a task's actions happen-before the {@code running} decrement that lets
+ * {@code awaitTermination} return.
+ */
+final class PoolCore {
+    private static final int OPENED = 0;
+    private static final int CLOSED = 1;
+    private static final long MAX_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final int WORKER_CACHE_SIZE = 256;
+
+    private final String kind;
+    private final Consumer<Object> runner;
+    private final PoolOptions options;
+    private final ThreadFactory threadFactory;
+    private final boolean preAlloc;
+    private final boolean nonblocking;
+    private final int maxBlockingTasks;
+    private final long expiryNanos;
+    private final long tickNanos;
+
+    private final SpinLock lock = new SpinLock();
+    private final Cond cond = new Cond(lock);
+    private final Cond termination = new Cond(lock);
+    private final WorkerQueue workers;
+    private final CachedNanoClock clock = new CachedNanoClock();
+
+    /** Worker objects whose thread has ended, for reuse (ants' {@code workerCache}). */
+    private final MpmcVarHandleArrayQueue<Worker> workerCache;
+    /** Workers with a live thread, for {@code shutdownNow}. */
+    private final Set<Worker> live = ConcurrentHashMap.newKeySet();
+    /** Threads of workers that have exited but may not have terminated yet; pruned by the ticker. */
+    private final ConcurrentLinkedQueue<Thread> exited = new ConcurrentLinkedQueue<>();
+
+    private volatile int capacity;
+    private volatile int running;
+    private volatile int waiting;
+    private volatile int state;
+    private PeriodicTask purger;
+    private PeriodicTask ticker;
+
+    private final LongAdder completed = new LongAdder();
+    private final LongAdder failed = new LongAdder();
+    private final LongAdder rejected = new LongAdder();
+
+    PoolCore(String kind, int size, PoolOptions options, Consumer<Object> runner) {
+        this.kind = kind;
+        this.options = java.util.Objects.requireNonNull(options, "options");
+        this.runner = runner;
+        this.capacity = size <= 0 ? -1 : size;
+        this.threadFactory = options.threadFactory();
+        this.preAlloc = options.preAlloc();
+        this.nonblocking = options.nonblocking();
+        this.maxBlockingTasks = options.maxBlockingTasks();
+        this.expiryNanos = saturatedNanos(options.expiryDuration());
+        this.tickNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(MAX_TICK_NANOS, expiryNanos / 10));
+        if (preAlloc) {
+            if (capacity < 0) {
+                throw new IllegalArgumentException(
+                        "preAlloc needs a bounded pool, but the capacity is " + size + " (unlimited)");
+            }
+            workers = new LoopQueue(capacity);
+        } else {
+            workers = new WorkerStack();
+        }
+        workerCache = new MpmcVarHandleArrayQueue<>(WORKER_CACHE_SIZE);
+        clock.update(System.nanoTime());
+        lock.lock();
+        try {
+            startBackground();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE / 2;
+        }
+    }
+
+    /** Starts purger (unless disabled) and ticker; lock held. */
+    private void startBackground() {
+        if (!options.disablePurge() && expiryNanos > 0) {
+            ArrayList<Worker> stale = new ArrayList<>();
+            purger = PeriodicTask.start("ants4j-purger", expiryNanos, () -> purgeStaleWorkers(stale),
+                    options.logger());
+        } else {
+            purger = null;
+        }
+        ticker = PeriodicTask.start("ants4j-ticker", tickNanos, this::tick, options.logger());
+    }
+
+    // ------------------------------------------------------------------------------------------ counts
+
+    int running() {
+        return running;
+    }
+
+    int waiting() {
+        return waiting;
+    }
+
+    int cap() {
+        return capacity;
+    }
+
+    int free() {
+        int c = capacity;
+        return c < 0 ? -1 : c - running;
+    }
+
+    boolean isClosed() {
+        return state == CLOSED;
+    }
+
+    PoolStats stats() {
+        return new PoolStats(completed.sum(), failed.sum(), rejected.sum());
+    }
+
+    // ------------------------------------------------------------------------------------------ submit
+
+    /** Runs {@code payload} on a worker, blocking as the options say; counts a rejection. */
+    void submit(Object payload) {
+        try {
+            dispatch(payload, false, 0L);
+        } catch (RejectedExecutionException e) {
+            rejected.increment();
+            throw e;
+        }
+    }
+
+    /** Like {@link #submit} but waits at most {@code nanos}; false (counted as rejected) if no worker came. */
+    boolean trySubmit(Object payload, long nanos) {
+        boolean ok;
+        try {
+            ok = dispatch(payload, true, nanos);
+        } catch (RejectedExecutionException e) {
+            rejected.increment();
+            throw e;
+        }
+        if (!ok) {
+            rejected.increment();
+        }
+        return ok;
+    }
+
+    /**
+     * Hands {@code payload} to an idle or a new worker (ants' {@code retrieveWorker} plus the send). Counts no
+     * rejection (the multi-pools retry before counting).
+     *
+     * @return true when handed over; false only if {@code timed} and no worker came in time (or the blocking
+     *         limit was reached)
+     * @throws PoolClosedException        if the pool is closed, or closes while waiting
+     * @throws PoolOverloadException      if not {@code timed} and the pool may not block
+     * @throws RejectedExecutionException caused by {@link InterruptedException} if interrupted while waiting
+     *                                    (the interrupt flag is set again), or if a worker thread cannot start
+     */
+    boolean dispatch(Object payload, boolean timed, long nanos) {
+        if (state == CLOSED) {
+            throw new PoolClosedException();
+        }
+        final long deadline = timed ? System.nanoTime() + nanos : 0L;
+        lock.lock();
+        for (;;) {
+            if (state == CLOSED) {
+                lock.unlock();
+                throw new PoolClosedException();
+            }
+            Worker w = workers.detach();
+            if (w != null) {
+                lock.unlock();
+                w.hand(payload);
+                return true;
+            }
+            int cap = capacity;
+            if (cap < 0 || running < cap) {
+                running++; // counted under the lock: running never exceeds capacity (ants #376)
+                lock.unlock();
+                startWorker(payload);
+                return true;
+            }
+            if ((nonblocking && !timed) || (maxBlockingTasks != 0 && waiting >= maxBlockingTasks)) {
+                lock.unlock();
+                if (timed) {
+                    return false;
+                }
+                throw new PoolOverloadException(nonblocking
+                        ? "no free worker in a nonblocking pool of capacity " + cap
+                        : "no free worker and maxBlockingTasks=" + maxBlockingTasks + " submitters already wait");
+            }
+            long remaining = 0L;
+            if (timed && (remaining = deadline - System.nanoTime()) <= 0L) {
+                lock.unlock();
+                return false;
+            }
+            waiting++;
+            try {
+                if (timed) {
+                    cond.await(remaining, TimeUnit.NANOSECONDS);
+                } else {
+                    cond.await();
+                }
+            } catch (InterruptedException ie) {
+                waiting--;
+                lock.unlock();
+                Thread.currentThread().interrupt();
+                throw new RejectedExecutionException("interrupted while waiting for a free worker", ie);
+            }
+            waiting--;
+        }
+    }
+
+    /** Starts a new worker (already counted in {@code running}) with its first payload. */
+    private void startWorker(Object payload) {
+        Worker w = workerCache.relaxedPoll();
+        if (w == null) {
+            w = new Worker(this);
+        }
+        live.add(w);
+        try {
+            w.start(payload, threadFactory);
+        } catch (Throwable t) {
+            live.remove(w);
+            lock.lock();
+            running--;
+            if (waiting > 0) {
+                cond.signal();
+            }
+            if (state == CLOSED && running == 0) {
+                termination.broadcast();
+            }
+            lock.unlock();
+            if (t instanceof RejectedExecutionException ree) {
+                throw ree;
+            }
+            throw new RejectedExecutionException("cannot start a worker thread", t);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ worker side
+
+    /** Runs one payload on the current worker thread; never throws. */
+    void runPayload(Object payload) {
+        try {
+            runner.accept(payload);
+            completed.increment();
+        } catch (Throwable t) {
+            failed.increment();
+            onPanic(t);
+        }
+        // An interrupt (e.g. from shutdownNow) is meant for the task that just ended, not for the next one.
+        Thread.interrupted();
+    }
+
+    private void onPanic(Throwable t) {
+        Consumer<? super Throwable> handler = options.panicHandler();
+        if (handler != null) {
+            try {
+                handler.accept(t);
+            } catch (Throwable t2) {
+                t2.addSuppressed(t);
+                options.logger().log(System.Logger.Level.ERROR,
+                        "the panicHandler of " + kind + " threw while handling a task failure", t2);
+            }
+        } else {
+            options.logger().log(System.Logger.Level.ERROR,
+                    () -> "task failed in " + kind + " worker " + Thread.currentThread().getName(), t);
+        }
+    }
+
+    /**
+     * Puts an idle worker back on the queue (ants' {@code revertWorker}). A worker that may not go back (pool
+     * closed, above a tuned-down capacity, or queue full) is retired here, under the lock, so that the next
+     * worker finishing sees the lowered count and a tune down retires exactly the surplus.
+     *
+     * @return false if the worker was retired and must end (its count is already given back)
+     */
+    boolean revertWorker(Worker w) {
+        lock.lock();
+        try {
+            int cap = capacity;
+            if (state != CLOSED && (cap < 0 || running <= cap)) {
+                w.lastUsed = clock.nanoTime();
+                if (workers.insert(w)) {
+                    if (waiting > 0) {
+                        cond.signal();
+                    }
+                    return true;
+                }
+            }
+            retireLocked();
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Gives back the current worker thread's count; lock held. */
+    private void retireLocked() {
+        exited.add(Thread.currentThread()); // before the count drops, so awaitTermination joins it
+        running--;
+        if (waiting > 0) {
+            cond.signal();
+        }
+        if (state == CLOSED && running == 0) {
+            termination.broadcast();
+        }
+    }
+
+    /**
+     * The last action of a worker thread.
+     *
+     * @param counted whether the worker still holds its count (it ended on STOP rather than being retired
+     *                by {@link #revertWorker})
+     */
+    void workerExited(Worker w, boolean counted) {
+        live.remove(w);
+        if (counted) {
+            lock.lock();
+            try {
+                retireLocked();
+            } finally {
+                lock.unlock();
+            }
+        }
+        workerCache.relaxedOffer(w);
+    }
+
+    // ------------------------------------------------------------------------------------------ background
+
+    private void purgeStaleWorkers(List<Worker> stale) {
+        if (state == CLOSED) {
+            return;
+        }
+        boolean dormant;
+        lock.lock();
+        try {
+            workers.refresh(System.nanoTime() - expiryNanos, stale);
+            int n = running;
+            dormant = n == 0 || n == stale.size();
+        } finally {
+            lock.unlock();
+        }
+        for (int i = 0, k = stale.size(); i < k; i++) {
+            stale.get(i).finish();
+        }
+        stale.clear();
+        // All workers may be gone while submitters still wait: wake them to start new ones.
+        if (dormant && waiting > 0) {
+            lock.lock();
+            cond.broadcast();
+            lock.unlock();
+        }
+    }
+
+    private void tick() {
+        clock.update(System.nanoTime());
+        if (!exited.isEmpty()) {
+            exited.removeIf(t -> !t.isAlive());
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ life cycle
+
+    void tune(int size) {
+        lock.lock();
+        try {
+            int cap = capacity;
+            if (cap == -1 || size <= 0 || size == cap || preAlloc) {
+                return;
+            }
+            capacity = size;
+            if (size > cap) {
+                if (size - cap == 1) {
+                    cond.signal();
+                } else {
+                    cond.broadcast();
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void release() {
+        lock.lock();
+        try {
+            if (state == CLOSED) {
+                return;
+            }
+            state = CLOSED;
+            if (purger != null) {
+                purger.stop();
+            }
+            ticker.stop();
+            workers.reset();
+            cond.broadcast();
+            if (running == 0) {
+                termination.broadcast();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Releases and interrupts every busy worker. */
+    void shutdownNow() {
+        release();
+        for (Worker w : live) {
+            w.interrupt();
+        }
+    }
+
+    void reboot() {
+        lock.lock();
+        try {
+            if (state != CLOSED) {
+                return;
+            }
+            state = OPENED;
+            clock.update(System.nanoTime());
+            startBackground();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean isTerminated() {
+        PeriodicTask p;
+        PeriodicTask t;
+        lock.lock();
+        try {
+            if (state != CLOSED || running != 0) {
+                return false;
+            }
+            p = purger;
+            t = ticker;
+        } finally {
+            lock.unlock();
+        }
+        return (p == null || !p.isAlive()) && !t.isAlive();
+    }
+
+    /**
+     * Waits until the pool is closed, no worker is left, and every thread of the pool (workers, purger,
+     * ticker) has ended.
+     *
+     * @return false if that did not happen within {@code nanos}
+     */
+    boolean awaitTermination(long nanos) throws InterruptedException {
+        final long deadline = System.nanoTime() + nanos;
+        PeriodicTask p;
+        PeriodicTask t;
+        lock.lock();
+        try {
+            while (state != CLOSED || running != 0) {
+                long rem = deadline - System.nanoTime();
+                if (rem <= 0L) {
+                    return false;
+                }
+                termination.await(rem, TimeUnit.NANOSECONDS);
+            }
+            p = purger;
+            t = ticker;
+        } finally {
+            lock.unlock();
+        }
+        if ((p != null && !p.join(deadline)) || !t.join(deadline)) {
+            return false;
+        }
+        for (Thread th : exited) {
+            long rem = deadline - System.nanoTime();
+            if (rem > 0L) {
+                th.join(Duration.ofNanos(rem));
+            }
+            if (th.isAlive()) {
+                return false;
+            }
+            exited.remove(th);
+        }
+        return true;
+    }
+
+    /** Releases, then waits for termination; an interrupt does not cut the wait short but is kept. */
+    void releaseTimeout(Duration timeout) throws java.util.concurrent.TimeoutException {
+        java.util.Objects.requireNonNull(timeout, "timeout");
+        release();
+        boolean done;
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + saturatedNanos(timeout);
+        for (;;) {
+            try {
+                done = awaitTermination(deadline - System.nanoTime());
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (!done) {
+            throw new java.util.concurrent.TimeoutException(kind + " did not terminate within " + timeout
+                    + ": " + running + " worker(s) still running");
+        }
+    }
+
+    @Override
+    public String toString() {
+        int c = capacity;
+        return kind + '[' + (state == CLOSED ? (running == 0 ? "terminated" : "closed") : "open")
+                + ", cap=" + (c < 0 ? "unlimited" : String.valueOf(c))
+                + ", running=" + running + ", idle=" + idleCount() + ", waiting=" + waiting
+                + ", completed=" + completed.sum() + ", failed=" + failed.sum() + ", rejected=" + rejected.sum()
+                + ']';
+    }
+
+    private int idleCount() {
+        lock.lock();
+        try {
+            return workers.len();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

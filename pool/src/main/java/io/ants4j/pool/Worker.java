@@ -1,0 +1,150 @@
+package io.ants4j.pool;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One worker: a thread that runs payloads handed to it one at a time (ants' {@code goWorker} and
+ * {@code goWorkerWithFunc}: what the payload means is the {@link PoolCore}'s business).
+ *
+ * <p>Implementation notes. The worker's "channel" is a single slot, {@link #slot}, holding {@link #EMPTY},
+ * a payload (any object, {@code null} included), or {@link #STOP}. Ownership makes a one-slot hand-off
+ * enough: a submitter writes a payload only into a worker it has just {@linkplain WorkerQueue#detach()
+ * detached} from the idle queue under the pool lock, and the purger or {@code release} writes {@code STOP}
+ * only into a worker it has just removed from that queue, so at most one writer ever targets a slot that the
+ * worker has emptied. The writer stores with release semantics and then unparks the worker thread; the worker
+ * reads with acquire semantics, and parks only while it still reads {@code EMPTY} (a park that returns early,
+ * through the permit of an earlier unpark or an interrupt, just loops). Hence everything the submitter did
+ * before handing a payload over happens-before the worker runs it, and a hand-off never allocates.
+ *
+ * <p>Life cycle: {@link #start} launches the thread with its first payload already in the slot; the thread
+ * loops run, {@link PoolCore#revertWorker revert} (back onto the idle queue), wait for the next payload; it
+ * ends on {@code STOP} or when revert refuses (pool closed or above capacity), and then returns itself to the
+ * pool's worker cache for reuse by a later thread. Its last-used stamp {@link #lastUsed} is written and read
+ * only under the pool lock.
+ */
+final class Worker implements Runnable {
+
+    /** The slot is empty: the worker waits. */
+    static final Object EMPTY = new Object() {
+        @Override
+        public String toString() {
+            return "EMPTY";
+        }
+    };
+
+    /** Tells the worker to end (ants' {@code finish()} sending {@code nil}). */
+    static final Object STOP = new Object() {
+        @Override
+        public String toString() {
+            return "STOP";
+        }
+    };
+
+    private static final VarHandle SLOT;
+
+    static {
+        try {
+            SLOT = MethodHandles.lookup().findVarHandle(Worker.class, "slot", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final PoolCore pool;
+
+    /** The one-slot channel; accessed through {@link #SLOT}. */
+    @SuppressWarnings("unused")
+    private Object slot = EMPTY;
+
+    /** The thread of the current life; written before start, read by submitters after a detach. */
+    private Thread thread;
+
+    /** When the worker last went idle, in cached {@code nanoTime}; guarded by the pool lock. */
+    long lastUsed;
+
+    Worker(PoolCore pool) {
+        this.pool = pool;
+    }
+
+    /**
+     * Starts a thread for this worker with {@code first} as its first payload.
+     *
+     * @throws RejectedExecutionException if the factory returned {@code null}; whatever the factory or
+     *                                    {@link Thread#start()} threw propagates
+     */
+    void start(Object first, ThreadFactory factory) {
+        SLOT.set(this, first);
+        Thread t = factory.newThread(this);
+        if (t == null) {
+            SLOT.set(this, EMPTY);
+            throw new RejectedExecutionException("the pool's threadFactory returned null");
+        }
+        thread = t;
+        t.start();
+    }
+
+    /** Hands a payload to this (detached, idle) worker and wakes it. */
+    void hand(Object payload) {
+        SLOT.setRelease(this, payload);
+        LockSupport.unpark(thread);
+    }
+
+    /** Tells this (removed, idle) worker to end (ants' {@code finish()}). */
+    void finish() {
+        hand(STOP);
+    }
+
+    /** Interrupts the worker thread (for {@code shutdownNow}). */
+    void interrupt() {
+        Thread t = thread;
+        if (t != null) {
+            t.interrupt();
+        }
+    }
+
+    Thread thread() {
+        return thread;
+    }
+
+    @Override
+    public void run() {
+        boolean counted = true;
+        try {
+            for (;;) {
+                Object payload = take();
+                if (payload == STOP) {
+                    return;
+                }
+                pool.runPayload(payload);
+                if (!pool.revertWorker(this)) {
+                    counted = false;
+                    return;
+                }
+            }
+        } finally {
+            pool.workerExited(this, counted);
+        }
+    }
+
+    /** Waits for the next payload and empties the slot. Interrupts do not end the wait: only STOP does. */
+    private Object take() {
+        Object v;
+        while ((v = SLOT.getAcquire(this)) == EMPTY) {
+            LockSupport.park(this);
+            // an interrupt aimed at a task that has already finished must not turn park into a busy loop
+            Thread.interrupted();
+        }
+        SLOT.setOpaque(this, EMPTY);
+        return v;
+    }
+
+    @Override
+    public String toString() {
+        Thread t = thread;
+        return "Worker[" + (t == null ? "unstarted" : t.getName()) + ']';
+    }
+}

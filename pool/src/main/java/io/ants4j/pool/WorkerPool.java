@@ -1,0 +1,87 @@
+package io.ants4j.pool;
+
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * What every ants pool offers: its counts, its capacity, and its life cycle (ants' {@code poolCommon}).
+ *
+ * <p>The counts are instantaneous readings of values other threads change; they are exact at the moment of
+ * reading and may be stale right after. {@link #running()} counts live workers, busy or idle (ants' meaning),
+ * and never exceeds {@link #cap()} unless the capacity was {@linkplain #tune tuned} down while more workers
+ * were alive.
+ *
+ * <p>Life cycle: a pool is open when made. {@link #release()} closes it (new work is rejected with
+ * {@link PoolClosedException}, running tasks finish, idle workers stop); {@link #releaseTimeout} also waits
+ * for every thread of the pool to end; {@link #reboot()} opens a closed pool again.
+ */
+public interface WorkerPool {
+
+    /**
+     * Returns the number of live workers, busy or idle.
+     *
+     * @return the number of running workers
+     */
+    int running();
+
+    /**
+     * Returns how many more workers the pool may start: {@code cap() - running()}, or {@code -1} if the pool
+     * is unlimited.
+     *
+     * @return the number of free worker slots, or {@code -1}
+     */
+    int free();
+
+    /**
+     * Returns the number of submitters blocked right now waiting for a worker.
+     *
+     * @return the number of waiting submitters
+     */
+    int waiting();
+
+    /**
+     * Returns the capacity: the most workers alive at once, or {@code -1} if the pool is unlimited.
+     *
+     * @return the capacity, or {@code -1}
+     */
+    int cap();
+
+    /**
+     * Changes the capacity. Ignored for unlimited and pre-allocated pools and for {@code size <= 0}. Growing
+     * wakes that many blocked submitters; shrinking lets surplus workers exit as they finish their tasks.
+     *
+     * @param size the new capacity
+     */
+    void tune(int size);
+
+    /**
+     * Returns whether the pool is closed (released and not rebooted).
+     *
+     * @return whether the pool is closed
+     */
+    boolean isClosed();
+
+    /**
+     * Closes the pool: new submissions are rejected with {@link PoolClosedException}, blocked submitters
+     * wake up with {@link PoolClosedException}, running tasks finish, idle workers stop. Does not wait.
+     * Calling it on a closed pool does nothing.
+     */
+    void release();
+
+    /**
+     * Closes the pool like {@link #release()}, then waits until every worker thread and the pool's
+     * background threads have ended. On a pool already closed it only waits.
+     *
+     * @param timeout the longest time to wait
+     * @throws TimeoutException     if threads of the pool are still alive after {@code timeout}; the pool
+     *                              stays closed and its threads end on their own
+     * @throws NullPointerException if {@code timeout} is null
+     */
+    void releaseTimeout(Duration timeout) throws TimeoutException;
+
+    /**
+     * Reopens a closed pool and restarts its background threads; does nothing on an open pool. Workers
+     * still finishing tasks from before the release rejoin the reopened pool.
+     */
+    void reboot();
+}

@@ -1,0 +1,75 @@
+package io.ants4j.pool;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/** Bounded waits for the pool tests: every wait has a deadline, none uses sleep for ordering. */
+final class TestSupport {
+    static final Duration WAIT = Duration.ofSeconds(10);
+
+    private TestSupport() {
+    }
+
+    /** Polls {@code condition} until it holds or {@link #WAIT} passes. */
+    static void eventually(String what, BooleanSupplier condition) {
+        eventually(what, condition, () -> "");
+    }
+
+    static void eventually(String what, BooleanSupplier condition, Supplier<String> state) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                fail("timed out waiting for: " + what + " " + state.get());
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+
+    static void await(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(WAIT.toMillis(), TimeUnit.MILLISECONDS),
+                    "latch still at " + latch.getCount() + " after " + WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail(e);
+        }
+    }
+
+    /** Awaits a latch in a task without checked exceptions (bounded). */
+    static void block(CountDownLatch latch) {
+        try {
+            if (!latch.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("test latch never opened");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A thread factory that records every thread it makes. */
+    static final class RecordingFactory implements ThreadFactory {
+        final List<Thread> threads = new CopyOnWriteArrayList<>();
+        private final ThreadFactory delegate;
+
+        RecordingFactory(ThreadFactory delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public Thread newThread(Runnable r) {
+            Thread t = delegate.newThread(r);
+            threads.add(t);
+            return t;
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.ants4j.stress.primitives;
+
+import io.ants4j.primitives.Cond;
+import io.ants4j.primitives.SpinLock;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Mode;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.Signal;
+import org.openjdk.jcstress.annotations.State;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * Cond over a SpinLock: the classic guarded wait ({@code while (!ready) await()}) always terminates
+ * when the signaller changes the state under the lock and signals while still holding it.
+ */
+@JCStressTest(Mode.Termination)
+@Description("Cond: no lost wake-up when signal() follows a state change under the lock.")
+@Outcome(id = "TERMINATED", expect = ACCEPTABLE, desc = "The waiter woke up and saw the state change.")
+@Outcome(id = "STALE", expect = FORBIDDEN, desc = "The waiter hung: the wake-up was lost.")
+@Outcome(expect = FORBIDDEN, desc = "await() threw.")
+@State
+public class CondNoLostWakeupTest {
+
+    final SpinLock lock = new SpinLock();
+    final Cond cond = new Cond(lock);
+    boolean ready; // guarded by lock
+
+    @Actor
+    public void waiter() throws InterruptedException {
+        lock.lock();
+        try {
+            while (!ready) {
+                cond.await();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Signal
+    public void signaller() {
+        lock.lock();
+        try {
+            ready = true;
+            cond.signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.ants4j.stress.primitives;
+
+import io.ants4j.primitives.SpinLock;
+import io.ants4j.stress.support.Helper;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * SpinLock mutual exclusion with four threads, more than the cores here, so a holder gets
+ * descheduled inside the critical section and the others run the backoff path: each of the two
+ * actors starts a virtual thread (jcstress runs at most one actor per CPU) and all four do a
+ * two-step read-modify-write of a plain field under the lock. No update is lost, the lock ends free.
+ */
+@JCStressTest
+@Description("SpinLock: four threads (2 actors + 2 virtual threads) increment a plain int under lock(); no update lost.")
+@Outcome(id = "4, 0, 1", expect = ACCEPTABLE, desc = "All four increments counted; lock free at the end.")
+@Outcome(expect = FORBIDDEN, desc = "Lost update, lock left held, or a helper thread did not finish.")
+@State
+public class SpinLockMutex4Test {
+
+    final SpinLock lock = new SpinLock();
+    int counter;
+    Thread helper1;
+    Thread helper2;
+
+    private void increment() {
+        lock.lock();
+        try {
+            int v = counter;
+            Thread.onSpinWait();
+            counter = v + 1;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Actor
+    public void actor1() {
+        helper1 = Helper.start(this::increment);
+        increment();
+    }
+
+    @Actor
+    public void actor2() {
+        helper2 = Helper.start(this::increment);
+        increment();
+    }
+
+    @Arbiter
+    public void arbiter(III_Result r) {
+        boolean joined = Helper.join(helper1) & Helper.join(helper2);
+        r.r1 = counter;
+        r.r2 = lock.isLocked() ? 1 : 0;
+        r.r3 = joined ? 1 : 0;
+    }
+}
