@@ -11,14 +11,20 @@ import java.util.concurrent.locks.LockSupport;
  * {@code goWorkerWithFunc}: what the payload means is the {@link PoolCore}'s business).
  *
  * <p>Implementation notes. The worker's "channel" is a single slot, {@link #slot}, holding {@link #EMPTY},
- * a payload (any object, {@code null} included), or {@link #STOP}. Ownership makes a one-slot hand-off
- * enough: a submitter writes a payload only into a worker it has just {@linkplain WorkerQueue#detach()
- * detached} from the idle queue under the pool lock, and the purger or {@code release} writes {@code STOP}
- * only into a worker it has just removed from that queue, so at most one writer ever targets a slot that the
- * worker has emptied. The writer stores with release semantics and then unparks the worker thread; the worker
- * reads with acquire semantics, and parks only while it still reads {@code EMPTY} (a park that returns early,
- * through the permit of an earlier unpark or an interrupt, just loops). Hence everything the submitter did
- * before handing a payload over happens-before the worker runs it, and a hand-off never allocates.
+ * {@link #PARKED}, a payload (any object, {@code null} included), or {@link #STOP}. Ownership makes a one-slot
+ * hand-off enough: a submitter writes a payload only into a worker it has just {@linkplain WorkerQueue#detach()
+ * detached} from the idle queue under the pool lock, and the purger or {@code release} writes {@code STOP} only
+ * into a worker it has just removed from that queue, so at most one writer ever targets a slot that the
+ * worker has emptied.
+ *
+ * <p>Waking a parked thread is the expensive part of a hand-off (for a virtual thread, a submission to its
+ * scheduler), so it is paid only when the worker really sleeps: an idle worker announces that it is about to
+ * park by CASing the slot from {@code EMPTY} to {@code PARKED}. The writer swaps its payload in with one {@code getAndSet} and unparks the
+ * thread only if it took {@code PARKED} out: a CAS and a swap on the same word cannot both miss each other,
+ * so either the worker sees the payload before it parks, or the writer sees {@code PARKED} and unparks it. A
+ * park that returns early (a stale permit, an interrupt) just re-reads the slot. The swap is a volatile
+ * read-modify-write and the worker reads with acquire, so everything the submitter did before handing a
+ * payload over happens-before the worker runs it, and a hand-off never allocates.
  *
  * <p>Life cycle: {@link #start} launches the thread with its first payload already in the slot; the thread
  * loops run, {@link PoolCore#revertWorker revert} (back onto the idle queue), wait for the next payload; it
@@ -33,6 +39,14 @@ final class Worker implements Runnable {
         @Override
         public String toString() {
             return "EMPTY";
+        }
+    };
+
+    /** The slot is empty and the worker thread parks: a writer must unpark it. */
+    static final Object PARKED = new Object() {
+        @Override
+        public String toString() {
+            return "PARKED";
         }
     };
 
@@ -89,8 +103,9 @@ final class Worker implements Runnable {
 
     /** Hands a payload to this (detached, idle) worker and wakes it. */
     void hand(Object payload) {
-        SLOT.setRelease(this, payload);
-        LockSupport.unpark(thread);
+        if (SLOT.getAndSet(this, payload) == PARKED) {
+            LockSupport.unpark(thread);
+        }
     }
 
     /** Tells this (removed, idle) worker to end (ants' {@code finish()}). */
@@ -133,11 +148,18 @@ final class Worker implements Runnable {
     /** Waits for the next payload and empties the slot. Interrupts do not end the wait: only STOP does. */
     private Object take() {
         Object v;
-        while ((v = SLOT.getAcquire(this)) == EMPTY) {
+        if (!SLOT.compareAndSet(this, EMPTY, PARKED)) {
+            return consume(SLOT.getAcquire(this));
+        }
+        while ((v = SLOT.getAcquire(this)) == PARKED) {
             LockSupport.park(this);
             // an interrupt aimed at a task that has already finished must not turn park into a busy loop
             Thread.interrupted();
         }
+        return consume(v);
+    }
+
+    private Object consume(Object v) {
         SLOT.setOpaque(this, EMPTY);
         return v;
     }
