@@ -9,8 +9,8 @@
 #
 # Other options: --only locks,waitgroup,forkjoin,once,cond,pool,parallel,million (parts of the plan),
 # --no-build (reuse benchmarks/target/benchmarks.jar), --publish (copy the report to docs/ afterwards).
-# No JAVA_HOME needed: the build picks a JDK 21+ through Maven toolchains and records it in
-# benchmarks/target/java-home.txt, and the benchmarks run on that JDK.
+# No JAVA_HOME needed: the build picks a JDK 21+ through Maven toolchains and records its java
+# launcher in benchmarks/target/java (.mvn/JdkFacts.java), and the benchmarks run on that JDK.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,15 +25,15 @@ for a in "$@"; do
     esac
 done
 
-if [ "$build" = 1 ] || [ ! -f benchmarks/target/benchmarks.jar ] || [ ! -f benchmarks/target/java-home.txt ]; then
+if [ "$build" = 1 ] || [ ! -f benchmarks/target/benchmarks.jar ] || [ ! -f benchmarks/target/java ]; then
     echo "building benchmarks/target/benchmarks.jar (./mvnw -pl benchmarks -am package) ..."
     ./mvnw -B -q -pl benchmarks -am package -Dmaven.test.skip=true
 fi
 
-java="$(cat benchmarks/target/java-home.txt)/bin/java"
+java="$(sed -n 1p benchmarks/target/java)"
+feature="$(sed -n 2p benchmarks/target/java)"
 flags=()
-feature=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')
-if [ "${feature%%.*}" -ge 23 ]; then
+if [ "$feature" -ge 23 ]; then
     # The JMH harness itself uses sun.misc.Unsafe; the forked benchmark JVMs are audited instead.
     flags+=(--sun-misc-unsafe-memory-access=allow)
 fi

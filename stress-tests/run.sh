@@ -10,15 +10,15 @@
 # Extra arguments go to jcstress as they are; "-t REGEX" replaces the mode's own selection and
 # "-m MODE" its own preset, e.g.  stress-tests/run.sh quick -t SpinLock   or   run.sh full -m quick.
 #
-# jcstress runs on the JDK the build's toolchain chose (written to target/jcstress-java at package
-# time, see src/build/FindJava.java), never on JAVA_HOME. The exit status is jcstress's own: non-zero
+# jcstress runs on the JDK the build's toolchain chose (its java launcher is written to target/java
+# by the build, see .mvn/JdkFacts.java), never on JAVA_HOME. The exit status is jcstress's own: non-zero
 # when any test has a FORBIDDEN outcome, an unknown outcome, an error or a timeout.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 target="$here/target"
 jar="$target/jcstress.jar"
-javafile="$target/jcstress-java"
+javafile="$target/java"
 
 usage() {
     sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
