@@ -28,6 +28,10 @@ import org.jctools.queues.varhandle.MpmcVarHandleArrayQueue;
  *     The counts are volatile so the public getters read them without the lock, but they change only under
  *     it. Two {@link Cond}s hang on the lock: {@link #cond} for submitters waiting for a worker and
  *     {@link #termination} for threads waiting for the pool to terminate.</li>
+ * <li><b>Fast lane</b> ({@link SpinningWorkers}, not in ants): a worker that has just finished a task spins
+ *     briefly before it reverts, and a submitter hands its payload to that running thread without the lock
+ *     and without an unpark. Skipped while submitters wait, after release and above a tuned-down capacity,
+ *     so the paths below keep their meaning; a submitter about to wait tries the lane once more.</li>
  * <li><b>Submit</b> ({@link #dispatch}, ants' {@code retrieveWorker}): under the lock, take the most recently
  *     idle worker; else, if {@code running < capacity}, count the new worker <em>under the lock</em> (so
  *     concurrent submitters can never start more than {@code capacity} workers: ants #374, fixed in #376) and
@@ -75,6 +79,7 @@ final class PoolCore {
     private final Cond termination = new Cond(lock);
     private final WorkerQueue workers;
     private final CachedNanoClock clock = new CachedNanoClock();
+    private final SpinningWorkers lane = new SpinningWorkers();
 
     /** Worker objects whose thread has ended, for reuse (ants' {@code workerCache}). */
     private final MpmcVarHandleArrayQueue<Worker> workerCache;
@@ -213,6 +218,9 @@ final class PoolCore {
         if (state == CLOSED) {
             throw new PoolClosedException();
         }
+        if (lane.tryHand(payload)) {
+            return true;
+        }
         final long deadline = timed ? System.nanoTime() + nanos : 0L;
         lock.lock();
         for (;;) {
@@ -241,6 +249,14 @@ final class PoolCore {
                 throw new PoolOverloadException(nonblocking
                         ? "no free worker in a nonblocking pool of capacity " + cap
                         : "no free worker and maxBlockingTasks=" + maxBlockingTasks + " submitters already wait");
+            }
+            if (lane.hasSpinner()) { // a worker began to spin after the fast path was tried
+                lock.unlock();
+                if (lane.tryHand(payload)) {
+                    return true;
+                }
+                lock.lock();
+                continue;
             }
             long remaining = 0L;
             if (timed && (remaining = deadline - System.nanoTime()) <= 0L) {
@@ -320,6 +336,24 @@ final class PoolCore {
             options.logger().log(System.Logger.Level.ERROR,
                     () -> "task failed in " + kind + " worker " + Thread.currentThread().getName(), t);
         }
+    }
+
+    /**
+     * The next payload for a worker that has just run one, from the {@linkplain SpinningWorkers fast lane},
+     * or {@link SpinningWorkers#NONE} if it must revert: the lane is skipped when a submitter waits (revert
+     * signals it), when the pool is closed, and above a tuned-down capacity (revert retires the surplus).
+     *
+     * @param last the payload the worker has just run if it came from the lane, else {@code NONE}
+     */
+    Object nextFromLane(Worker w, Object last) {
+        int cap = capacity;
+        if (waiting > 0 || state == CLOSED || (cap >= 0 && running > cap)) {
+            if (last != SpinningWorkers.NONE) {
+                lane.leave();
+            }
+            return SpinningWorkers.NONE;
+        }
+        return lane.spin(w, last);
     }
 
     /**

@@ -27,8 +27,10 @@ import java.util.concurrent.locks.LockSupport;
  * payload over happens-before the worker runs it, and a hand-off never allocates.
  *
  * <p>Life cycle: {@link #start} launches the thread with its first payload already in the slot; the thread
- * loops run, {@link PoolCore#revertWorker revert} (back onto the idle queue), wait for the next payload; it
- * ends on {@code STOP} or when revert refuses (pool closed or above capacity), and then returns itself to the
+ * loops run, spin for a while in the pool's {@linkplain SpinningWorkers fast lane} (taking payloads there as
+ * long as they keep coming), {@link PoolCore#revertWorker revert} (back onto the idle queue), wait for the
+ * next payload; it ends on {@code STOP} or when revert refuses (pool closed or above capacity), and then
+ * returns itself to the
  * pool's worker cache for reuse by a later thread. Its last-used stamp {@link #lastUsed} is written and read
  * only under the pool lock.
  */
@@ -129,15 +131,18 @@ final class Worker implements Runnable {
     public void run() {
         boolean counted = true;
         try {
-            for (;;) {
-                Object payload = take();
-                if (payload == STOP) {
-                    return;
-                }
+            Object payload = take();
+            Object fromLane = SpinningWorkers.NONE;
+            while (payload != STOP) {
                 pool.runPayload(payload);
-                if (!pool.revertWorker(this)) {
-                    counted = false;
-                    return;
+                payload = pool.nextFromLane(this, fromLane);
+                fromLane = payload;
+                if (payload == SpinningWorkers.NONE) {
+                    if (!pool.revertWorker(this)) {
+                        counted = false;
+                        return;
+                    }
+                    payload = take();
                 }
             }
         } finally {

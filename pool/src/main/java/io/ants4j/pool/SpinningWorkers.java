@@ -1,0 +1,143 @@
+package io.ants4j.pool;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The pool's fast lane: a worker that has just finished a task spins for a short while for the next one, and a
+ * submitter that finds it hands its payload straight to that running thread instead of waking a parked one.
+ *
+ * <p>Implementation notes. Waking a parked virtual thread costs a submission to its scheduler and often the
+ * wake-up of an idle carrier (microseconds); a payload written into a word that a running thread spins on
+ * costs a few cache-line transfers. Go's scheduler keeps "spinning" threads for the same reason. The lane
+ * changes nothing a pool promises: a payload goes only to a worker that is free, never behind another task,
+ * and no worker is started here, so {@code running <= capacity} is untouched.
+ *
+ * <p>Everything happens in one word, {@link #slot}, so that a hand-off moves as few cache lines as possible
+ * between the submitter's core and the worker's:
+ * <ul>
+ * <li>{@code null}: nobody is in the lane. A worker that finishes a task enters by CAS from {@code null} to
+ *     itself.</li>
+ * <li>a {@link Worker}: that worker is free and spins on the slot. A submitter takes it by CAS from the
+ *     worker to its payload ({@link #NULL} stands for a {@code null} payload). When its spin budget is spent
+ *     the worker withdraws by CAS from itself to {@code null}; exactly one of the two CASes wins, so the
+ *     worker either leaves or has a payload to run, never both or neither.</li>
+ * <li>anything else: the payload last handed over; the worker (still "hot", in the lane) runs it and
+ *     then CASes it back to itself, or to {@code null} when it leaves. No other thread writes the slot in
+ *     this state, since a submitter replaces only a worker and an entering worker only {@code null}, so the
+ *     CAS back cannot suffer ABA even when the same payload object is handed twice.</li>
+ * </ul>
+ * A submitter that finds the hot worker busy spins a little for it to come back before it takes the pool's
+ * slow path (lock, idle stack, unpark), so short tasks on a busy stream are all served by one running thread;
+ * a spin that ends empty-handed makes the next {@value #SKIPS_AFTER_MISS} submissions skip spinning, so a pool
+ * whose tasks are long pays for it rarely. The slot keeps the last payload reachable until the hot worker
+ * comes back or leaves, which is at most its task plus its spin budget.
+ *
+ * <p>Memory effects: the submitter's CAS is a volatile write and the worker reads the slot with acquire, so a
+ * submitter's actions before the hand-off happen-before the payload runs.
+ */
+final class SpinningWorkers {
+
+    /** Returned to a worker that must take the slow path (revert and park). */
+    static final Object NONE = new Object() {
+        @Override
+        public String toString() {
+            return "NONE";
+        }
+    };
+
+    /** Stands for a {@code null} payload ({@code PoolWithFunc} takes null arguments). */
+    private static final Object NULL = new Object() {
+        @Override
+        public String toString() {
+            return "NULL";
+        }
+    };
+
+    /** Slot reads a spinning worker makes before it withdraws (tens of microseconds). */
+    private static final int WORKER_SPINS = 1 << 10;
+    /** Spins a submitter waits for the hot worker to come back before the slow path. */
+    private static final int SUBMITTER_SPINS = 1 << 7;
+    /** Submissions that skip spinning after a submitter's spin found nobody. */
+    private static final int SKIPS_AFTER_MISS = 64;
+
+    private static final VarHandle SLOT;
+
+    static {
+        try {
+            SLOT = MethodHandles.lookup().findVarHandle(SpinningWorkers.class, "slot", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** {@code null}, a spinning {@link Worker}, or the hot worker's payload; accessed through {@link #SLOT}. */
+    @SuppressWarnings("unused")
+    private volatile Object slot;
+    /** Submissions left that skip spinning; a racy hint, read and written plainly. */
+    private int skips;
+
+    /**
+     * Hands {@code payload} to the spinning worker, waiting briefly for a busy hot worker to become free.
+     *
+     * @return false if no worker took it: the caller takes the slow path
+     */
+    boolean tryHand(Object payload) {
+        Object p = payload == null ? NULL : payload;
+        for (int spins = skips > 0 ? 0 : SUBMITTER_SPINS;;) {
+            Object v = SLOT.getAcquire(this);
+            if (v instanceof Worker) {
+                if (SLOT.compareAndSet(this, v, p)) {
+                    return true;
+                }
+            } else if (v == null) {
+                return false;
+            } else if (--spins < 0) {
+                int s = skips;
+                skips = s > 0 ? s - 1 : SKIPS_AFTER_MISS;
+                return false;
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /** Returns whether a worker spins in the lane right now (a submitter about to wait retries instead). */
+    boolean hasSpinner() {
+        return SLOT.getAcquire(this) instanceof Worker;
+    }
+
+    /**
+     * Called by worker {@code w} that has finished a payload and may take another: spins in the lane for one.
+     *
+     * @param last the payload it has just run if that came from the lane (the worker is hot), else
+     *             {@link #NONE}
+     * @return the next payload; or {@link #NONE}, and then the worker has left the lane
+     */
+    Object spin(Worker w, Object last) {
+        Object expected = last == NONE ? null : last == null ? NULL : last;
+        if (!SLOT.compareAndSet(this, expected, w)) {
+            return NONE; // somebody else spins (only possible for a worker that was not hot)
+        }
+        for (int i = 0; i < WORKER_SPINS; i++) {
+            Object v = SLOT.getAcquire(this);
+            if (v != w) {
+                return v == NULL ? null : v;
+            }
+            Thread.onSpinWait();
+        }
+        if (SLOT.compareAndSet(this, w, null)) {
+            return NONE;
+        }
+        Object v = SLOT.getAcquire(this); // a submitter won the race: its payload is there
+        return v == NULL ? null : v;
+    }
+
+    /**
+     * Called by the hot worker that leaves the lane without spinning (pool closing, over capacity, a
+     * submitter waiting on the slow path).
+     */
+    void leave() {
+        SLOT.setRelease(this, null);
+    }
+}
