@@ -57,6 +57,46 @@ class StressTest {
         pool.releaseTimeout(Duration.ofSeconds(10));
     }
 
+    /**
+     * Submitters that wait with a deadline of microseconds race their timeout against a returning worker
+     * taking their payload: a task is either accepted and run once, or refused and never run.
+     */
+    @Test
+    void timedSubmittersRacingReturningWorkersLoseNothing() throws Exception {
+        int submitters = 4;
+        int perSubmitter = 20_000;
+        Pool pool = Pool.newPool(2);
+        AtomicIntegerArray runs = new AtomicIntegerArray(submitters * perSubmitter);
+        AtomicInteger accepted = new AtomicInteger();
+        Thread[] threads = new Thread[submitters];
+        for (int s = 0; s < submitters; s++) {
+            int base = s * perSubmitter;
+            threads[s] = Thread.ofPlatform().name("timed-submitter-" + s).start(() -> {
+                for (int i = 0; i < perSubmitter; i++) {
+                    int id = base + i;
+                    if (pool.tryExecute(() -> runs.incrementAndGet(id), Duration.ofNanos(20_000))) {
+                        accepted.incrementAndGet();
+                    } else {
+                        runs.addAndGet(id, 100); // refused: must never run as well
+                    }
+                }
+            });
+        }
+        for (Thread t : threads) {
+            t.join(TestSupport.WAIT.multipliedBy(6));
+            assertTrue(!t.isAlive(), t.getName() + " still submitting");
+        }
+        pool.releaseTimeout(Duration.ofSeconds(10));
+        int ran = 0;
+        for (int i = 0; i < runs.length(); i++) {
+            int r = runs.get(i);
+            assertTrue(r == 1 || r == 100, "task " + i + ": " + r);
+            ran += r == 1 ? 1 : 0;
+        }
+        assertEquals(accepted.get(), ran);
+        assertEquals(submitters * perSubmitter - ran, pool.stats().rejected());
+    }
+
     @Test
     void concurrentSpawnersNeverExceedCapacity() throws Exception {
         // ants #374: many submitters starting workers at once must not overshoot the capacity
