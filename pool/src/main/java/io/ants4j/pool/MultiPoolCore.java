@@ -22,6 +22,11 @@ import java.util.function.Consumer;
  * multi-pool's own open/closed state is one atomic word; closing it closes every sub-pool. Rejections are
  * counted here once per submission (the sub-pools' dispatch counts none), completed and failed tasks are
  * summed from the sub-pools.
+ *
+ * <p>The sub-pools share one {@linkplain SpinningWorkers fast lane}: a payload goes to whichever sub-pool's
+ * worker spins in it, whatever sub-pool the balancing chose, and runs there (counted by that sub-pool). With a
+ * lane each, round robin would find the one spinning worker the JVM allows in the lane only every N-th
+ * submission, and wake a parked worker for all the others.
  */
 final class MultiPoolCore {
     private static final int OPENED = 0;
@@ -46,9 +51,10 @@ final class MultiPoolCore {
         this.lb = Objects.requireNonNull(lb, "lb");
         Objects.requireNonNull(options, "options");
         pools = new PoolCore[n];
+        SpinningWorkers lane = new SpinningWorkers();
         try {
             for (int i = 0; i < n; i++) {
-                pools[i] = new PoolCore(kind + '#' + i, sizePerPool, options, runner);
+                pools[i] = new PoolCore(kind + '#' + i, sizePerPool, options, runner, lane);
             }
         } catch (RuntimeException | Error e) {
             for (PoolCore p : pools) {

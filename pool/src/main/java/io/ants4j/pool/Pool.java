@@ -59,7 +59,8 @@ public final class Pool extends AbstractExecutorService implements WorkerPool {
     private final PoolCore core;
 
     private Pool(int capacity, PoolOptions options) {
-        this.core = new PoolCore("Pool", capacity, options, task -> ((Runnable) task).run());
+        this.core = new PoolCore("Pool", capacity, options, task -> ((Runnable) task).run(),
+                new SpinningWorkers());
     }
 
     /**

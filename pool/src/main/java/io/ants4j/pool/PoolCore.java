@@ -36,7 +36,10 @@ import org.jctools.queues.varhandle.MpmcVarHandleArrayQueue;
  *     idle worker; else, if {@code running < capacity}, count the new worker <em>under the lock</em> (so
  *     concurrent submitters can never start more than {@code capacity} workers: ants #374, fixed in #376) and
  *     start it after unlocking with the payload already in its slot; else reject ({@code nonblocking}, or
- *     {@code maxBlockingTasks} reached), or wait on {@code cond} and retry. The hand-off itself happens after
+ *     {@code maxBlockingTasks} reached), or wait on {@code cond} and retry. Before it parks, a submitter looks
+ *     again a few times with spin-waits in between (unlocked), because parking and unparking a thread costs
+ *     more than a short task; it does so only while nobody waits, so it never overtakes a parked submitter
+ *     (waiters stay first come, first served). The hand-off itself happens after
  *     unlocking (see {@link Worker}).</li>
  * <li><b>Revert</b> (ants' {@code revertWorker}): after each task the worker stamps itself from the cached
  *     clock and goes back on the queue under the lock, signalling one waiting submitter if there is one. It
@@ -63,6 +66,10 @@ final class PoolCore {
     private static final int CLOSED = 1;
     private static final long MAX_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     private static final int WORKER_CACHE_SIZE = 256;
+    /** Times a submitter that finds every worker busy looks again before it parks on {@code cond}. */
+    private static final int RETRIES_BEFORE_WAIT = 16;
+    /** Spin-waits between two of those looks. */
+    private static final int SPINS_PER_RETRY = 32;
 
     private final String kind;
     private final Consumer<Object> runner;
@@ -79,7 +86,8 @@ final class PoolCore {
     private final Cond termination = new Cond(lock);
     private final WorkerQueue workers;
     private final CachedNanoClock clock = new CachedNanoClock();
-    private final SpinningWorkers lane = new SpinningWorkers();
+    /** The pool's fast lane; the sub-pools of a multi-pool share one. */
+    private final SpinningWorkers lane;
 
     /** Worker objects whose thread has ended, for reuse (ants' {@code workerCache}). */
     private final MpmcVarHandleArrayQueue<Worker> workerCache;
@@ -99,8 +107,9 @@ final class PoolCore {
     private final LongAdder failed = new LongAdder();
     private final LongAdder rejected = new LongAdder();
 
-    PoolCore(String kind, int size, PoolOptions options, Consumer<Object> runner) {
+    PoolCore(String kind, int size, PoolOptions options, Consumer<Object> runner, SpinningWorkers lane) {
         this.kind = kind;
+        this.lane = lane;
         this.options = java.util.Objects.requireNonNull(options, "options");
         this.runner = runner;
         this.capacity = size <= 0 ? -1 : size;
@@ -222,6 +231,7 @@ final class PoolCore {
             return true;
         }
         final long deadline = timed ? System.nanoTime() + nanos : 0L;
+        int retries = RETRIES_BEFORE_WAIT;
         lock.lock();
         for (;;) {
             if (state == CLOSED) {
@@ -262,6 +272,14 @@ final class PoolCore {
             if (timed && (remaining = deadline - System.nanoTime()) <= 0L) {
                 lock.unlock();
                 return false;
+            }
+            if (waiting == 0 && --retries >= 0) { // a short task's worker is about to come back: no park yet
+                lock.unlock();
+                for (int i = 0; i < SPINS_PER_RETRY; i++) {
+                    Thread.onSpinWait();
+                }
+                lock.lock();
+                continue;
             }
             waiting++;
             try {

@@ -41,7 +41,7 @@ public final class PoolWithFunc<T> implements WorkerPool {
     private PoolWithFunc(int capacity, Consumer<? super T> fn, PoolOptions options) {
         Objects.requireNonNull(fn, "fn");
         Objects.requireNonNull(options, "options");
-        this.core = new PoolCore("PoolWithFunc", capacity, options, (Consumer<Object>) fn);
+        this.core = new PoolCore("PoolWithFunc", capacity, options, (Consumer<Object>) fn, new SpinningWorkers());
     }
 
     /**

@@ -2,6 +2,7 @@ package io.ants4j.pool;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The pool's fast lane: a worker that has just finished a task spins for a short while for the next one, and a
@@ -33,6 +34,14 @@ import java.lang.invoke.VarHandle;
  * whose tasks are long pays for it rarely. The slot keeps the last payload reachable until the hot worker
  * comes back or leaves, which is at most its task plus its spin budget.
  *
+ * <p>Spinning occupies a carrier thread, and a virtual thread's scheduler has only as many carriers as CPUs: N
+ * pools each with a spinning worker (a {@link MultiPool} of N) would leave no carrier for the workers that have
+ * real work, and no CPU for the submitter. So all lanes of the JVM share a budget of
+ * {@code max(1, CPUs / 2)} workers in the lane (spinning or hot), as Go caps its spinning threads at half the
+ * processors; a worker that finds the budget spent parks at once. A worker takes a token of the budget when it
+ * enters the lane and keeps it while it stays hot, so the hot path touches no shared counter; it gives the token
+ * back when it withdraws or leaves.
+ *
  * <p>Memory effects: the submitter's CAS is a volatile write and the worker reads the slot with acquire, so a
  * submitter's actions before the hand-off happen-before the payload runs.
  */
@@ -60,6 +69,11 @@ final class SpinningWorkers {
     private static final int SUBMITTER_SPINS = 1 << 7;
     /** Submissions that skip spinning after a submitter's spin found nobody. */
     private static final int SKIPS_AFTER_MISS = 64;
+
+    /** Workers that may be in a lane (spinning or hot) at once, over all pools of the JVM. */
+    static final int MAX_IN_LANES = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    /** Workers in a lane now, over all pools: the tokens of the budget taken. */
+    private static final AtomicInteger IN_LANES = new AtomicInteger();
 
     private static final VarHandle SLOT;
 
@@ -115,8 +129,17 @@ final class SpinningWorkers {
      * @return the next payload; or {@link #NONE}, and then the worker has left the lane
      */
     Object spin(Worker w, Object last) {
-        Object expected = last == NONE ? null : last == null ? NULL : last;
+        Object expected;
+        if (last == NONE) {
+            if (!takeToken()) {
+                return NONE;
+            }
+            expected = null;
+        } else {
+            expected = last == null ? NULL : last; // hot: it holds a token already
+        }
         if (!SLOT.compareAndSet(this, expected, w)) {
+            IN_LANES.decrementAndGet();
             return NONE; // somebody else spins (only possible for a worker that was not hot)
         }
         for (int i = 0; i < WORKER_SPINS; i++) {
@@ -127,6 +150,7 @@ final class SpinningWorkers {
             Thread.onSpinWait();
         }
         if (SLOT.compareAndSet(this, w, null)) {
+            IN_LANES.decrementAndGet();
             return NONE;
         }
         Object v = SLOT.getAcquire(this); // a submitter won the race: its payload is there
@@ -139,5 +163,21 @@ final class SpinningWorkers {
      */
     void leave() {
         SLOT.setRelease(this, null);
+        IN_LANES.decrementAndGet();
+    }
+
+    /** Workers in a lane now, over all pools of the JVM. */
+    static int inLanes() {
+        return IN_LANES.get();
+    }
+
+    /** Takes a token of the JVM-wide lane budget, if one is left; reads before it writes the shared counter. */
+    private static boolean takeToken() {
+        for (int n = IN_LANES.get(); n < MAX_IN_LANES; n = IN_LANES.get()) {
+            if (IN_LANES.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

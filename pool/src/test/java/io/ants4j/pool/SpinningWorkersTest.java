@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The fast lane: hand-off against withdrawal, null payloads, and no task behind a busy hot worker. */
@@ -100,5 +101,68 @@ class SpinningWorkersTest {
         await(ran);
         release.countDown();
         pool.releaseTimeout(Duration.ofSeconds(5));
+    }
+
+    /**
+     * All lanes share {@link SpinningWorkers#MAX_IN_LANES} places: with that many hot workers, a worker of yet
+     * another lane parks at once instead of spinning; when one hot worker leaves, its place is free again.
+     */
+    @Test
+    void lanesShareOneBudgetOfSpinningWorkers() throws Exception {
+        TestSupport.eventually("earlier tests' workers have left their lanes", () -> SpinningWorkers.inLanes() == 0);
+        int budget = SpinningWorkers.MAX_IN_LANES;
+        SpinningWorkers[] hot = new SpinningWorkers[budget];
+        for (int i = 0; i < budget; i++) {
+            hot[i] = new SpinningWorkers();
+            makeHot(hot[i], new Worker(null), "payload " + i);
+        }
+        assertEquals(budget, SpinningWorkers.inLanes());
+        SpinningWorkers other = new SpinningWorkers();
+        assertSame(SpinningWorkers.NONE, other.spin(new Worker(null), SpinningWorkers.NONE));
+        assertEquals(budget, SpinningWorkers.inLanes());
+
+        hot[0].leave();
+        assertEquals(budget - 1, SpinningWorkers.inLanes());
+        makeHot(other, new Worker(null), "after leave");
+        other.leave();
+        for (int i = 1; i < budget; i++) {
+            hot[i].leave();
+        }
+        assertEquals(0, SpinningWorkers.inLanes());
+    }
+
+    /** Every token goes back: once a multi-pool that ran a stream of short tasks has terminated, no lane is held. */
+    @Test
+    void terminatedPoolsHoldNoPlaceInTheLanes() throws Exception {
+        TestSupport.eventually("earlier tests' workers have left their lanes", () -> SpinningWorkers.inLanes() == 0);
+        MultiPool pool = MultiPool.newMultiPool(4, 2, LoadBalancing.ROUND_ROBIN);
+        CountDownLatch done = new CountDownLatch(20_000);
+        for (int i = 0; i < 20_000; i++) {
+            pool.execute(done::countDown);
+        }
+        await(done);
+        pool.releaseTimeout(TestSupport.WAIT);
+        assertEquals(0, SpinningWorkers.inLanes());
+    }
+
+    /** Lets {@code w} enter {@code lane} on another thread and hands it {@code payload}: {@code w} is then hot. */
+    private static void makeHot(SpinningWorkers lane, Worker w, Object payload) throws Exception {
+        long deadline = System.nanoTime() + TestSupport.WAIT.toNanos();
+        for (;;) {
+            AtomicReference<Object> got = new AtomicReference<>();
+            Thread t = Thread.ofPlatform().start(() -> got.set(lane.spin(w, SpinningWorkers.NONE)));
+            boolean handed = false;
+            while (t.isAlive() && !(handed = lane.tryHand(payload))) {
+                Thread.onSpinWait();
+            }
+            t.join(TestSupport.WAIT);
+            assertFalse(t.isAlive(), "the worker never returned from spin");
+            if (handed) {
+                assertSame(payload, got.get());
+                return;
+            }
+            assertSame(SpinningWorkers.NONE, got.get());
+            assertTrue(System.nanoTime() < deadline, "the worker never entered the lane");
+        }
     }
 }

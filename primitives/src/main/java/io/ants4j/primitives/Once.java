@@ -115,11 +115,10 @@ public final class Once {
      */
     public static Runnable func(Runnable action) {
         Objects.requireNonNull(action, "action");
-        OnceValue<Void> once = new OnceValue<>(() -> {
+        return new OnceValue<Void>(() -> {
             action.run();
             return null;
         });
-        return once::get;
     }
 
     /**
@@ -147,12 +146,33 @@ public final class Once {
         return super.toString() + (isDone() ? "[done]" : "[not done]");
     }
 
-    /** The state behind {@link #func} and {@link #value}. */
-    private static final class OnceValue<T> implements Supplier<T> {
+    /**
+     * The state behind {@link #func} and {@link #value}.
+     *
+     * <p>Its own {@code succeeded} flag, in the same object as {@code value}, keeps the fast path
+     * as short as a volatile holder's: one acquire read and one plain read of this object, where
+     * asking the inner {@code Once} would add a dependent load. {@code succeeded} is set with
+     * release semantics after {@code value} is written, so a caller that reads it true sees the
+     * value; a failed or unfinished computation takes the slow path, which goes through
+     * {@code once} and its happens-before edge.
+     */
+    private static final class OnceValue<T> implements Supplier<T>, Runnable {
+        private static final VarHandle SUCCEEDED;
+
+        static {
+            try {
+                SUCCEEDED = MethodHandles.lookup().findVarHandle(OnceValue.class, "succeeded", boolean.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        @SuppressWarnings("unused") // accessed through SUCCEEDED
+        private volatile boolean succeeded;
         private final Once once = new Once();
         private Supplier<? extends T> supplier; // cleared by the first call; guarded by once
-        private T value;                        // published by once's release of done
-        private Throwable failure;              // likewise
+        private T value;                        // published by the release of succeeded, and by once
+        private Throwable failure;              // published by once's release of done
 
         OnceValue(Supplier<? extends T> supplier) {
             this.supplier = supplier;
@@ -160,9 +180,21 @@ public final class Once {
 
         @Override
         public T get() {
-            if (!once.isDone()) {
-                once.run(this::compute);
+            if ((boolean) SUCCEEDED.getAcquire(this)) {
+                return value;
             }
+            return getSlow();
+        }
+
+        @Override
+        public void run() {
+            if (!(boolean) SUCCEEDED.getAcquire(this)) {
+                getSlow();
+            }
+        }
+
+        private T getSlow() {
+            once.run(this::compute);
             if (failure != null) {
                 throw Once.<RuntimeException>sneakyThrow(failure);
             }
@@ -176,7 +208,9 @@ public final class Once {
                 value = s.get();
             } catch (Throwable t) {
                 failure = t;
+                return;
             }
+            SUCCEEDED.setRelease(this, true);
         }
 
         @Override
