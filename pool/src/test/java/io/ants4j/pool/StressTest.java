@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.IntConsumer;
 import org.junit.jupiter.api.Test;
 
 /** Many submitters through a small pool: every task runs exactly once, running() never exceeds cap(). */
@@ -24,24 +25,17 @@ class StressTest {
         WaitGroup tasks = new WaitGroup();
         tasks.add(submitters * perSubmitter);
         CountDownLatch go = new CountDownLatch(1);
-        Thread[] threads = new Thread[submitters];
-        for (int s = 0; s < submitters; s++) {
-            int base = s * perSubmitter;
-            threads[s] = Thread.ofPlatform().name("submitter-" + s).start(() -> {
-                TestSupport.block(go);
-                for (int i = 0; i < perSubmitter; i++) {
-                    int id = base + i;
-                    pool.execute(() -> {
-                        runs.incrementAndGet(id);
-                        int r = pool.running();
-                        if (r > maxRunning.get()) {
-                            maxRunning.accumulateAndGet(r, Math::max);
-                        }
-                        tasks.done();
-                    });
+        Thread[] threads = startSubmitters("submitter-", submitters, perSubmitter, id -> {
+            TestSupport.block(go);
+            pool.execute(() -> {
+                runs.incrementAndGet(id);
+                int r = pool.running();
+                if (r > maxRunning.get()) {
+                    maxRunning.accumulateAndGet(r, Math::max);
                 }
+                tasks.done();
             });
-        }
+        });
         go.countDown();
         assertTrue(tasks.await(90, TimeUnit.SECONDS), () -> "tasks left: " + tasks.count() + " " + pool);
         for (Thread t : threads) {
@@ -68,20 +62,13 @@ class StressTest {
         Pool pool = Pool.newPool(2);
         AtomicIntegerArray runs = new AtomicIntegerArray(submitters * perSubmitter);
         AtomicInteger accepted = new AtomicInteger();
-        Thread[] threads = new Thread[submitters];
-        for (int s = 0; s < submitters; s++) {
-            int base = s * perSubmitter;
-            threads[s] = Thread.ofPlatform().name("timed-submitter-" + s).start(() -> {
-                for (int i = 0; i < perSubmitter; i++) {
-                    int id = base + i;
-                    if (pool.tryExecute(() -> runs.incrementAndGet(id), Duration.ofNanos(20_000))) {
-                        accepted.incrementAndGet();
-                    } else {
-                        runs.addAndGet(id, 100); // refused: must never run as well
-                    }
-                }
-            });
-        }
+        Thread[] threads = startSubmitters("timed-submitter-", submitters, perSubmitter, id -> {
+            if (pool.tryExecute(() -> runs.incrementAndGet(id), Duration.ofNanos(20_000))) {
+                accepted.incrementAndGet();
+            } else {
+                runs.addAndGet(id, 100); // refused: must never run as well
+            }
+        });
         for (Thread t : threads) {
             t.join(TestSupport.WAIT.multipliedBy(6));
             assertTrue(!t.isAlive(), t.getName() + " still submitting");
@@ -95,6 +82,20 @@ class StressTest {
         }
         assertEquals(accepted.get(), ran);
         assertEquals(submitters * perSubmitter - ran, pool.stats().rejected());
+    }
+
+    /** Starts {@code n} platform threads; thread {@code s} calls {@code submit} with ids {@code s * each ...}. */
+    private static Thread[] startSubmitters(String name, int n, int each, IntConsumer submit) {
+        Thread[] threads = new Thread[n];
+        for (int s = 0; s < n; s++) {
+            int base = s * each;
+            threads[s] = Thread.ofPlatform().name(name + s).start(() -> {
+                for (int i = 0; i < each; i++) {
+                    submit.accept(base + i);
+                }
+            });
+        }
+        return threads;
     }
 
     @Test
