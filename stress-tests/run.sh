@@ -98,4 +98,10 @@ set +e
 rc=$?
 set -e
 echo "jcstress exited with $rc after $(( SECONDS - start )) s; report: $results/report/index.html" >&2
+# Per-test samples and outcomes, summed over all VM configurations (see Summary.java).
+if [[ "$mode" != list && -d "$results/report" ]]; then
+    "$java" "$here/Summary.java" "$results/report" > "$results/summary.md" || true
+    cat "$results/summary.md"
+    echo "summary: $results/summary.md" >&2
+fi
 exit "$rc"
