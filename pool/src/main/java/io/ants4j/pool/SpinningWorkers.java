@@ -29,10 +29,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  *     CAS back cannot suffer ABA even when the same payload object is handed twice.</li>
  * </ul>
  * A submitter that finds the hot worker busy spins a little for it to come back before it takes the pool's
- * slow path (lock, idle stack, unpark), so short tasks on a busy stream are all served by one running thread;
- * a spin that ends empty-handed makes the next {@value #SKIPS_AFTER_MISS} submissions skip spinning, so a pool
- * whose tasks are long pays for it rarely. The slot keeps the last payload reachable until the hot worker
- * comes back or leaves, which is at most its task plus its spin budget.
+ * slow path (lock, idle stack, unpark), so short tasks on a busy stream are all served by one running thread.
+ * Spinning adapts to the tasks' length, as HotSpot's adaptive spinning does for monitors: the first
+ * {@value #FREE_MISSES} spins in a row that end empty-handed cost nothing more (a preempted worker, a
+ * collection), every further one doubles the number of following submissions that skip spinning (1, 3, 7, ...
+ * up to 63), and a hand-off resets the count. A stream of short tasks thus keeps spinning through an
+ * occasional miss instead of falling onto the slow path, where each submission would start or wake another
+ * worker; a pool whose tasks are long soon spins for a small fraction of its submissions only. The slot keeps
+ * the last payload reachable until the hot worker comes back or leaves, which is at most its task plus its
+ * spin budget.
  *
  * <p>Spinning occupies a carrier thread, and a virtual thread's scheduler has only as many carriers as CPUs: N
  * pools each with a spinning worker (a {@link MultiPool} of N) would leave no carrier for the workers that have
@@ -63,12 +68,14 @@ final class SpinningWorkers {
         }
     };
 
-    /** Slot reads a spinning worker makes before it withdraws (tens of microseconds). */
-    private static final int WORKER_SPINS = 1 << 10;
-    /** Spins a submitter waits for the hot worker to come back before the slow path. */
-    private static final int SUBMITTER_SPINS = 1 << 7;
-    /** Submissions that skip spinning after a submitter's spin found nobody. */
-    private static final int SKIPS_AFTER_MISS = 64;
+    /** Slot reads a spinning worker makes before it withdraws (a few hundred microseconds). */
+    private static final int WORKER_SPINS = 1 << 13;
+    /** Spins a submitter waits for the hot worker to come back before the slow path (tens of microseconds). */
+    private static final int SUBMITTER_SPINS = 1 << 10;
+    /** Submitter spins in a row that may end empty-handed before submissions start to skip spinning. */
+    private static final int FREE_MISSES = 2;
+    /** Doublings of the skip window at most: a miss makes at most {@code 2^6 - 1 = 63} submissions skip. */
+    private static final int MAX_DOUBLINGS = 6;
 
     /** Workers that may be in a lane (spinning or hot) at once, over all pools of the JVM. */
     static final int MAX_IN_LANES = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
@@ -90,6 +97,8 @@ final class SpinningWorkers {
     private volatile Object slot;
     /** Submissions left that skip spinning; a racy hint, read and written plainly. */
     private int skips;
+    /** Submitter spins in a row that ended empty-handed; a racy hint like {@link #skips}. */
+    private int misses;
 
     /**
      * Hands {@code payload} to the spinning worker, waiting briefly for a busy hot worker to become free.
@@ -102,13 +111,23 @@ final class SpinningWorkers {
             Object v = SLOT.getAcquire(this);
             if (v instanceof Worker) {
                 if (SLOT.compareAndSet(this, v, p)) {
+                    if (misses != 0) { // written only when it changes: the slot shares its cache line
+                        misses = 0;
+                        skips = 0;
+                    }
                     return true;
                 }
             } else if (v == null) {
                 return false;
             } else if (--spins < 0) {
                 int s = skips;
-                skips = s > 0 ? s - 1 : SKIPS_AFTER_MISS;
+                if (s > 0) {
+                    skips = s - 1;
+                } else {
+                    int m = Math.min(misses + 1, FREE_MISSES + MAX_DOUBLINGS);
+                    misses = m;
+                    skips = m <= FREE_MISSES ? 0 : (1 << (m - FREE_MISSES)) - 1;
+                }
                 return false;
             } else {
                 Thread.onSpinWait();
@@ -164,6 +183,11 @@ final class SpinningWorkers {
     void leave() {
         SLOT.setRelease(this, null);
         IN_LANES.decrementAndGet();
+    }
+
+    /** Submissions left that skip spinning (for tests). */
+    int skipsLeft() {
+        return skips;
     }
 
     /** Workers in a lane now, over all pools of the JVM. */

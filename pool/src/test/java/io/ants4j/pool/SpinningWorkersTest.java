@@ -145,6 +145,35 @@ class SpinningWorkersTest {
         assertEquals(0, SpinningWorkers.inLanes());
     }
 
+    /**
+     * Spinning adapts to long tasks: against a busy hot worker the first two misses in a row only cost their
+     * spin, every further one makes twice as many following submissions skip spinning (1, 3, 7, ...), and a
+     * hand-off starts the count over.
+     */
+    @Test
+    void submittersThatKeepMissingSpinLessOften() throws Exception {
+        TestSupport.eventually("earlier tests' workers have left their lanes", () -> SpinningWorkers.inLanes() == 0);
+        SpinningWorkers lane = new SpinningWorkers();
+        Worker w = new Worker(null);
+        makeHot(lane, w, "busy"); // the hot worker runs "busy" and does not come back
+
+        int[] skipsAfterEachCall = {0, 0, 1, 0, 3, 2, 1, 0, 7};
+        for (int expected : skipsAfterEachCall) {
+            assertFalse(lane.tryHand("refused"));
+            assertEquals(expected, lane.skipsLeft());
+        }
+
+        lane.leave();
+        makeHot(lane, w, "next"); // a hand-off
+        assertEquals(0, lane.skipsLeft());
+
+        for (int expected : new int[] {0, 0, 1}) { // the count started over
+            assertFalse(lane.tryHand("refused"));
+            assertEquals(expected, lane.skipsLeft());
+        }
+        lane.leave();
+    }
+
     /** Lets {@code w} enter {@code lane} on another thread and hands it {@code payload}: {@code w} is then hot. */
     private static void makeHot(SpinningWorkers lane, Worker w, Object payload) throws Exception {
         long deadline = System.nanoTime() + TestSupport.WAIT.toNanos();
