@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Spinning adapts to the tasks' length, as HotSpot's adaptive spinning does for monitors: the first
  * {@value #FREE_MISSES} spins in a row that end empty-handed cost nothing more (a preempted worker, a
  * collection), every further one doubles the number of following submissions that skip spinning (1, 3, 7, ...
- * up to 63), and a hand-off resets the count. A stream of short tasks thus keeps spinning through an
+ * up to 1023), and a hand-off resets the count. A stream of short tasks thus keeps spinning through an
  * occasional miss instead of falling onto the slow path, where each submission would start or wake another
  * worker; a pool whose tasks are long soon spins for a small fraction of its submissions only. The slot keeps
  * the last payload reachable until the hot worker comes back or leaves, which is at most its task plus its
@@ -68,14 +68,14 @@ final class SpinningWorkers {
         }
     };
 
-    /** Slot reads a spinning worker makes before it withdraws (a few hundred microseconds). */
-    private static final int WORKER_SPINS = 1 << 13;
+    /** Slot reads a spinning worker makes before it withdraws (tens of microseconds). */
+    private static final int WORKER_SPINS = 1 << 10;
     /** Spins a submitter waits for the hot worker to come back before the slow path (tens of microseconds). */
     private static final int SUBMITTER_SPINS = 1 << 10;
     /** Submitter spins in a row that may end empty-handed before submissions start to skip spinning. */
     private static final int FREE_MISSES = 2;
-    /** Doublings of the skip window at most: a miss makes at most {@code 2^6 - 1 = 63} submissions skip. */
-    private static final int MAX_DOUBLINGS = 6;
+    /** Doublings of the skip window at most: a miss makes at most {@code 2^10 - 1 = 1023} submissions skip. */
+    private static final int MAX_DOUBLINGS = 10;
 
     /** Workers that may be in a lane (spinning or hot) at once, over all pools of the JVM. */
     static final int MAX_IN_LANES = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
