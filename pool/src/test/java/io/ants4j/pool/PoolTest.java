@@ -35,12 +35,11 @@ class PoolTest {
 
     private static final Duration SHORT_EXPIRY = Duration.ofMillis(150);
 
-    private static void sleepMillis(long ms) {
-        // a task simulating work; never used to order test threads
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /** Work a task simulates: busy for {@code ms}; never used to order test threads. */
+    private static void workMillis(long ms) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+        while (System.nanoTime() - end < 0) {
+            Thread.onSpinWait();
         }
     }
 
@@ -57,7 +56,7 @@ class PoolTest {
             pool.execute(() -> {
                 try {
                     if ((done.incrementAndGet() & 63) == 0) {
-                        sleepMillis(1);
+                        workMillis(1);
                     }
                 } finally {
                     wg.done();
@@ -509,7 +508,7 @@ class PoolTest {
             for (int i = 0; i < 200; i++) {
                 wg.add(1);
                 pool.execute(() -> {
-                    sleepMillis(1);
+                    workMillis(1);
                     wg.done();
                 });
             }
@@ -635,7 +634,7 @@ class PoolTest {
             escaped = pool;
             for (int i = 0; i < 40; i++) {
                 pool.execute(() -> {
-                    sleepMillis(2);
+                    workMillis(2);
                     done.incrementAndGet();
                 });
             }
