@@ -86,8 +86,10 @@ if [[ "$mode" == list ]]; then
 fi
 
 # jcstress writes its result blob into the working directory and its HTML report to -r:
-# keep both under target/.
+# keep both under target/. jcstress leaves the pages of earlier runs in the report folder, and the
+# summary reads every page there, so each run starts from an empty folder.
 results="$target/jcstress-$mode"
+rm -rf "$results"
 mkdir -p "$results"
 cd "$results"
 
