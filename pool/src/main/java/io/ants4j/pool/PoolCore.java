@@ -363,7 +363,7 @@ final class PoolCore {
      *
      * @param last the payload the worker has just run if it came from the lane, else {@code NONE}
      */
-    Object nextFromLane(Worker w, Object last) {
+    Object nextFromLane(Object last) {
         int cap = capacity;
         if (waiting > 0 || state == CLOSED || (cap >= 0 && running > cap)) {
             if (last != SpinningWorkers.NONE) {
@@ -371,7 +371,7 @@ final class PoolCore {
             }
             return SpinningWorkers.NONE;
         }
-        return lane.spin(w, last);
+        return lane.spin(last);
     }
 
     /**

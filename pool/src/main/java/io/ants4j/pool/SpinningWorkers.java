@@ -18,16 +18,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * between the submitter's core and the worker's:
  * <ul>
  * <li>{@code null}: nobody is in the lane. A worker that finishes a task enters by CAS from {@code null} to
- *     itself.</li>
- * <li>a {@link Worker}: that worker is free and spins on the slot. A submitter takes it by CAS from the
- *     worker to its payload ({@link #NULL} stands for a {@code null} payload). When its spin budget is spent
- *     the worker withdraws by CAS from itself to {@code null}; exactly one of the two CASes wins, so the
- *     worker either leaves or has a payload to run, never both or neither.</li>
- * <li>anything else: the payload last handed over; the worker (still "hot", in the lane) runs it and
- *     then CASes it back to itself, or to {@code null} when it leaves. No other thread writes the slot in
- *     this state, since a submitter replaces only a worker and an entering worker only {@code null}, so the
- *     CAS back cannot suffer ABA even when the same payload object is handed twice.</li>
+ *     {@link #SPINNING}.</li>
+ * <li>{@code SPINNING}: the one worker in the lane is free and spins on the slot. A submitter takes it by CAS
+ *     from {@code SPINNING} to its payload ({@link #NULL} stands for a {@code null} payload). When its spin
+ *     budget is spent the worker withdraws by CAS from {@code SPINNING} to {@code null}; exactly one of the two
+ *     CASes wins, so the worker either leaves or has a payload to run, never both or neither.</li>
+ * <li>anything else: the payload last handed over; the worker (still "hot", in the lane) runs it and then
+ *     stores {@code SPINNING} back, or {@code null} when it leaves. A plain release store is enough: no other
+ *     thread writes the slot in this state, since a submitter replaces only {@code SPINNING} and an entering
+ *     worker only {@code null}.</li>
  * </ul>
+ * The slot is {@code null} only while nobody is in the lane, so no second worker can enter while one is in it,
+ * and {@code SPINNING} always means that one worker: a constant serves where the worker itself would, and lets
+ * a submitter try the hand-off blind, with one {@code compareAndExchange} that both takes the spinning worker
+ * and, when it fails, reads the slot: one cache-line transfer where a read and then a CAS would take two.
  * A submitter that finds the hot worker busy spins a little for it to come back before it takes the pool's
  * slow path (lock, idle stack, unpark), so short tasks on a busy stream are all served by one running thread.
  * Spinning adapts to the tasks' length, as HotSpot's adaptive spinning does for monitors: the first
@@ -57,6 +61,14 @@ final class SpinningWorkers {
         @Override
         public String toString() {
             return "NONE";
+        }
+    };
+
+    /** In the slot: the worker in the lane spins, free for a payload. */
+    private static final Object SPINNING = new Object() {
+        @Override
+        public String toString() {
+            return "SPINNING";
         }
     };
 
@@ -92,7 +104,7 @@ final class SpinningWorkers {
         }
     }
 
-    /** {@code null}, a spinning {@link Worker}, or the hot worker's payload; accessed through {@link #SLOT}. */
+    /** {@code null}, {@link #SPINNING}, or the hot worker's payload; accessed through {@link #SLOT}. */
     @SuppressWarnings("unused")
     private volatile Object slot;
     /** Submissions left that skip spinning; a racy hint, read and written plainly. */
@@ -107,19 +119,12 @@ final class SpinningWorkers {
      */
     boolean tryHand(Object payload) {
         Object p = payload == null ? NULL : payload;
-        for (int spins = skips > 0 ? 0 : SUBMITTER_SPINS;;) {
-            Object v = SLOT.getAcquire(this);
-            if (v instanceof Worker) {
-                if (SLOT.compareAndSet(this, v, p)) {
-                    if (misses != 0) { // written only when it changes: the slot shares its cache line
-                        misses = 0;
-                        skips = 0;
-                    }
-                    return true;
-                }
-            } else if (v == null) {
+        Object v = SLOT.compareAndExchange(this, SPINNING, p);
+        for (int spins = skips > 0 ? 0 : SUBMITTER_SPINS; v != SPINNING;) {
+            if (v == null) {
                 return false;
-            } else if (--spins < 0) {
+            }
+            if (--spins < 0) {
                 int s = skips;
                 if (s > 0) {
                     skips = s - 1;
@@ -129,46 +134,48 @@ final class SpinningWorkers {
                     skips = m <= FREE_MISSES ? 0 : (1 << (m - FREE_MISSES)) - 1;
                 }
                 return false;
-            } else {
-                Thread.onSpinWait();
+            }
+            Thread.onSpinWait();
+            if ((v = SLOT.getAcquire(this)) == SPINNING) { // read while the hot worker is busy: no CAS traffic
+                v = SLOT.compareAndExchange(this, SPINNING, p);
             }
         }
+        if (misses != 0) { // written only when it changes: the slot shares its cache line
+            misses = 0;
+            skips = 0;
+        }
+        return true;
     }
 
     /** Returns whether a worker spins in the lane right now (a submitter about to wait retries instead). */
     boolean hasSpinner() {
-        return SLOT.getAcquire(this) instanceof Worker;
+        return SLOT.getAcquire(this) == SPINNING;
     }
 
     /**
-     * Called by worker {@code w} that has finished a payload and may take another: spins in the lane for one.
+     * Called by a worker that has finished a payload and may take another: spins in the lane for one.
      *
      * @param last the payload it has just run if that came from the lane (the worker is hot), else
      *             {@link #NONE}
      * @return the next payload; or {@link #NONE}, and then the worker has left the lane
      */
-    Object spin(Worker w, Object last) {
-        Object expected;
-        if (last == NONE) {
-            if (!takeToken()) {
-                return NONE;
-            }
-            expected = null;
-        } else {
-            expected = last == null ? NULL : last; // hot: it holds a token already
-        }
-        if (!SLOT.compareAndSet(this, expected, w)) {
+    Object spin(Object last) {
+        if (last != NONE) {
+            SLOT.setRelease(this, SPINNING); // hot: it owns the slot and holds a token already
+        } else if (!takeToken()) {
+            return NONE;
+        } else if (!SLOT.compareAndSet(this, null, SPINNING)) {
             IN_LANES.decrementAndGet();
-            return NONE; // somebody else spins (only possible for a worker that was not hot)
+            return NONE; // another worker is in the lane
         }
         for (int i = 0; i < WORKER_SPINS; i++) {
             Object v = SLOT.getAcquire(this);
-            if (v != w) {
+            if (v != SPINNING) {
                 return v == NULL ? null : v;
             }
             Thread.onSpinWait();
         }
-        if (SLOT.compareAndSet(this, w, null)) {
+        if (SLOT.compareAndSet(this, SPINNING, null)) {
             IN_LANES.decrementAndGet();
             return NONE;
         }

@@ -135,7 +135,7 @@ final class Worker implements Runnable {
             Object fromLane = SpinningWorkers.NONE;
             while (payload != STOP) {
                 pool.runPayload(payload);
-                payload = pool.nextFromLane(this, fromLane);
+                payload = pool.nextFromLane(fromLane);
                 fromLane = payload;
                 if (payload == SpinningWorkers.NONE) {
                     if (!pool.revertWorker(this)) {

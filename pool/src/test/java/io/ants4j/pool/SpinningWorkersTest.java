@@ -26,8 +26,7 @@ class SpinningWorkersTest {
     @Test
     void workerThatSpinsOutLeavesAndLaneIsEmptyAgain() {
         SpinningWorkers lane = new SpinningWorkers();
-        Worker w = new Worker(null);
-        assertSame(SpinningWorkers.NONE, lane.spin(w, SpinningWorkers.NONE));
+        assertSame(SpinningWorkers.NONE, lane.spin(SpinningWorkers.NONE));
         assertFalse(lane.hasSpinner());
         assertFalse(lane.tryHand("x"));
     }
@@ -40,14 +39,13 @@ class SpinningWorkersTest {
     void everyAcceptedPayloadArrivesExactlyOnce() throws Exception {
         final int n = 200_000;
         SpinningWorkers lane = new SpinningWorkers();
-        Worker w = new Worker(null);
         AtomicIntegerArray received = new AtomicIntegerArray(n);
         AtomicInteger nulls = new AtomicInteger();
         CountDownLatch submitterDone = new CountDownLatch(1);
         Thread worker = Thread.ofPlatform().start(() -> {
             Object last = SpinningWorkers.NONE;
             while (submitterDone.getCount() > 0 || last != SpinningWorkers.NONE) {
-                Object p = lane.spin(w, last);
+                Object p = lane.spin(last);
                 if (p == null) {
                     nulls.incrementAndGet();
                 } else if (p != SpinningWorkers.NONE) {
@@ -114,16 +112,16 @@ class SpinningWorkersTest {
         SpinningWorkers[] hot = new SpinningWorkers[budget];
         for (int i = 0; i < budget; i++) {
             hot[i] = new SpinningWorkers();
-            makeHot(hot[i], new Worker(null), "payload " + i);
+            makeHot(hot[i], "payload " + i);
         }
         assertEquals(budget, SpinningWorkers.inLanes());
         SpinningWorkers other = new SpinningWorkers();
-        assertSame(SpinningWorkers.NONE, other.spin(new Worker(null), SpinningWorkers.NONE));
+        assertSame(SpinningWorkers.NONE, other.spin(SpinningWorkers.NONE));
         assertEquals(budget, SpinningWorkers.inLanes());
 
         hot[0].leave();
         assertEquals(budget - 1, SpinningWorkers.inLanes());
-        makeHot(other, new Worker(null), "after leave");
+        makeHot(other, "after leave");
         other.leave();
         for (int i = 1; i < budget; i++) {
             hot[i].leave();
@@ -154,8 +152,7 @@ class SpinningWorkersTest {
     void submittersThatKeepMissingSpinLessOften() throws Exception {
         TestSupport.eventually("earlier tests' workers have left their lanes", () -> SpinningWorkers.inLanes() == 0);
         SpinningWorkers lane = new SpinningWorkers();
-        Worker w = new Worker(null);
-        makeHot(lane, w, "busy"); // the hot worker runs "busy" and does not come back
+        makeHot(lane, "busy"); // the hot worker runs "busy" and does not come back
 
         int[] skipsAfterEachCall = {0, 0, 1, 0, 3, 2, 1, 0, 7};
         for (int expected : skipsAfterEachCall) {
@@ -164,7 +161,7 @@ class SpinningWorkersTest {
         }
 
         lane.leave();
-        makeHot(lane, w, "next"); // a hand-off
+        makeHot(lane, "next"); // a hand-off
         assertEquals(0, lane.skipsLeft());
 
         for (int expected : new int[] {0, 0, 1}) { // the count started over
@@ -174,12 +171,12 @@ class SpinningWorkersTest {
         lane.leave();
     }
 
-    /** Lets {@code w} enter {@code lane} on another thread and hands it {@code payload}: {@code w} is then hot. */
-    private static void makeHot(SpinningWorkers lane, Worker w, Object payload) throws Exception {
+    /** Lets a worker enter {@code lane} on another thread and hands it {@code payload}: that worker is then hot. */
+    private static void makeHot(SpinningWorkers lane, Object payload) throws Exception {
         long deadline = System.nanoTime() + TestSupport.WAIT.toNanos();
         for (;;) {
             AtomicReference<Object> got = new AtomicReference<>();
-            Thread t = Thread.ofPlatform().start(() -> got.set(lane.spin(w, SpinningWorkers.NONE)));
+            Thread t = Thread.ofPlatform().start(() -> got.set(lane.spin(SpinningWorkers.NONE)));
             boolean handed = false;
             while (t.isAlive() && !(handed = lane.tryHand(payload))) {
                 Thread.onSpinWait();

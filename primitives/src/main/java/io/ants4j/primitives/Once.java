@@ -149,29 +149,28 @@ public final class Once {
     /**
      * The state behind {@link #func} and {@link #value}.
      *
-     * <p>Its own {@code succeeded} flag, in the same object as {@code value}, keeps the fast path
-     * as short as a volatile holder's: one acquire read and one plain read of this object, where
-     * asking the inner {@code Once} would add a dependent load. {@code succeeded} is set with
-     * release semantics after {@code value} is written, so a caller that reads it true sees the
-     * value; a failed or unfinished computation takes the slow path, which goes through
-     * {@code once} and its happens-before edge.
+     * <p>The fast path is the shape of a volatile holder's: one acquire read of {@code value}, which holds
+     * the private sentinel {@link #UNSET} until the supplier has returned, and a compare with that constant.
+     * The result is written with release semantics, so a caller that reads anything but {@code UNSET} sees
+     * what the supplier did. A failed or unfinished computation leaves {@code UNSET} there and takes the slow
+     * path, which goes through {@code once} and its happens-before edge.
      */
     private static final class OnceValue<T> implements Supplier<T>, Runnable {
-        private static final VarHandle SUCCEEDED;
+        private static final Object UNSET = new Object();
+        private static final VarHandle VALUE;
 
         static {
             try {
-                SUCCEEDED = MethodHandles.lookup().findVarHandle(OnceValue.class, "succeeded", boolean.class);
+                VALUE = MethodHandles.lookup().findVarHandle(OnceValue.class, "value", Object.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
         }
 
-        @SuppressWarnings("unused") // accessed through SUCCEEDED
-        private volatile boolean succeeded;
+        @SuppressWarnings("unused") // accessed through VALUE
+        private volatile Object value = UNSET;
         private final Once once = new Once();
         private Supplier<? extends T> supplier; // cleared by the first call; guarded by once
-        private T value;                        // published by the release of succeeded, and by once
         private Throwable failure;              // published by once's release of done
 
         OnceValue(Supplier<? extends T> supplier) {
@@ -179,43 +178,47 @@ public final class Once {
         }
 
         @Override
+        @SuppressWarnings("unchecked")
         public T get() {
-            if ((boolean) SUCCEEDED.getAcquire(this)) {
-                return value;
-            }
-            return getSlow();
+            Object v = VALUE.getAcquire(this);
+            return v != UNSET ? (T) v : getSlow();
         }
 
         @Override
         public void run() {
-            if (!(boolean) SUCCEEDED.getAcquire(this)) {
+            if (VALUE.getAcquire(this) == UNSET) {
                 getSlow();
             }
         }
 
+        @SuppressWarnings("unchecked")
         private T getSlow() {
             once.run(this::compute);
             if (failure != null) {
                 throw Once.<RuntimeException>sneakyThrow(failure);
             }
-            return value;
+            return (T) VALUE.getAcquire(this);
         }
 
         private void compute() {
             Supplier<? extends T> s = supplier;
             supplier = null;
+            T result;
             try {
-                value = s.get();
+                result = s.get();
             } catch (Throwable t) {
                 failure = t;
                 return;
             }
-            SUCCEEDED.setRelease(this, true);
+            VALUE.setRelease(this, result);
         }
 
         @Override
         public String toString() {
-            return super.toString() + "[" + (once.isDone() ? (failure != null ? "failed: " + failure : "value=" + value) : "not computed") + "]";
+            boolean done = once.isDone(); // first: a successful result is published before done
+            Object v = VALUE.getAcquire(this);
+            return super.toString() + "[" + (v != UNSET ? "value=" + v
+                    : done ? "failed: " + failure : "not computed") + "]";
         }
     }
 
