@@ -185,10 +185,15 @@ public final class Suite {
     /**
      * The log's output stream: drops the {@code --sun-misc-unsafe-memory-access=debug} warnings and
      * their stack traces (JMH's own calls would fill the log) and keeps every caller that is not JMH.
+     * A fork's stdout and stderr reach it merged byte by byte, so JMH's progress text ("# Warmup
+     * Iteration   1: ", printed before the iteration's result) can land inside a warning line, in
+     * the middle of the caller's name; it is taken out before the caller is read.
      */
     static final class UnsafeFilter extends java.io.OutputStream {
         private static final java.util.regex.Pattern CALL = java.util.regex.Pattern
                 .compile("sun\\.misc\\.Unsafe::(\\w+) (?:has been )?called by ([\\w.$]+)");
+        private static final java.util.regex.Pattern PROGRESS = java.util.regex.Pattern
+                .compile("# (?:Warmup )?Iteration +\\d+: ");
         final Set<String> violations = new LinkedHashSet<>();
         private final java.io.OutputStream out;
         private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
@@ -204,7 +209,7 @@ public final class Suite {
             if (b == '\n') {
                 String text = line.toString(StandardCharsets.UTF_8);
                 line.reset();
-                java.util.regex.Matcher m = CALL.matcher(text);
+                java.util.regex.Matcher m = CALL.matcher(PROGRESS.matcher(text).replaceAll(""));
                 if (m.find()) {
                     inTrace = true;
                     String v = m.group(1) + " by " + m.group(2);
