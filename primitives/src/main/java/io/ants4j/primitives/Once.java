@@ -223,10 +223,9 @@ public final class Once {
 
         @Override
         public String toString() {
-            boolean done = once.isDone(); // first: a successful result is published before done
-            Object v = VALUE.getAcquire(this);
-            return super.toString() + "[" + (v != UNSET ? "value=" + v
-                    : done ? "failed: " + failure : "not computed") + "]";
+            return super.toString() + "[" + (once.isDone()
+                    ? (failure != null ? "failed: " + failure : "value=" + VALUE.getAcquire(this))
+                    : "not computed") + "]";
         }
     }
 
