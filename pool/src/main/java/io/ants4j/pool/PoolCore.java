@@ -7,14 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.agrona.concurrent.CachedNanoClock;
-import org.jctools.queues.varhandle.MpmcVarHandleArrayQueue;
 
 /**
  * The machinery shared by {@link Pool} and {@link PoolWithFunc} (ants' {@code poolCommon}), parameterized by
@@ -65,7 +63,6 @@ final class PoolCore {
     private static final int OPENED = 0;
     private static final int CLOSED = 1;
     private static final long MAX_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
-    private static final int WORKER_CACHE_SIZE = 256;
     /** Times a submitter that finds every worker busy looks again before it parks on {@code cond}. */
     private static final int RETRIES_BEFORE_WAIT = 16;
     /** Spin-waits between two of those looks. */
@@ -89,17 +86,22 @@ final class PoolCore {
     /** The pool's fast lane; the sub-pools of a multi-pool share one. */
     private final SpinningWorkers lane;
 
-    /** Worker objects whose thread has ended, for reuse (ants' {@code workerCache}). */
-    private final MpmcVarHandleArrayQueue<Worker> workerCache;
-    /** Workers with a live thread, for {@code shutdownNow}. */
+    /** Workers whose thread has started and not yet exited, for {@code shutdownNow}. */
     private final Set<Worker> live = ConcurrentHashMap.newKeySet();
-    /** Threads of workers that have exited but may not have terminated yet; pruned by the ticker. */
-    private final ConcurrentLinkedQueue<Thread> exited = new ConcurrentLinkedQueue<>();
+    /**
+     * Workers that have given back their count but whose thread may not have terminated yet, oldest first,
+     * linked through {@link Worker#nextExited}; guarded by the lock. Linking allocates nothing, so a worker
+     * can exit even when the heap is exhausted.
+     */
+    private Worker exitedHead;
+    private Worker exitedTail;
 
     private volatile int capacity;
     private volatile int running;
     private volatile int waiting;
     private volatile int state;
+    /** Set by {@link #shutdownNow} until {@link #reboot}: a task that starts meanwhile starts interrupted. */
+    private volatile boolean interruptTasks;
     private PeriodicTask purger;
     private PeriodicTask ticker;
 
@@ -128,7 +130,6 @@ final class PoolCore {
         } else {
             workers = new WorkerStack();
         }
-        workerCache = new MpmcVarHandleArrayQueue<>(WORKER_CACHE_SIZE);
         clock.update(System.nanoTime());
         lock.lock();
         try {
@@ -232,94 +233,133 @@ final class PoolCore {
         }
         final long deadline = timed ? System.nanoTime() + nanos : 0L;
         int retries = RETRIES_BEFORE_WAIT;
-        lock.lock();
-        for (;;) {
-            if (state == CLOSED) {
-                lock.unlock();
-                throw new PoolClosedException();
-            }
-            Worker w = workers.detach();
-            if (w != null) {
-                lock.unlock();
-                w.hand(payload);
-                return true;
-            }
-            int cap = capacity;
-            if (cap < 0 || running < cap) {
-                running++; // counted under the lock: running never exceeds capacity (ants #376)
-                lock.unlock();
-                startWorker(payload);
-                return true;
-            }
-            if ((nonblocking && !timed) || (maxBlockingTasks != 0 && waiting >= maxBlockingTasks)) {
-                lock.unlock();
-                if (timed) {
-                    return false;
+        boolean locked = false;
+        boolean woken = false;
+        boolean returned = false;
+        try {
+            lock.lock();
+            locked = true;
+            for (;;) {
+                if (state == CLOSED) {
+                    throw new PoolClosedException();
                 }
-                throw new PoolOverloadException(nonblocking
-                        ? "no free worker in a nonblocking pool of capacity " + cap
-                        : "no free worker and maxBlockingTasks=" + maxBlockingTasks + " submitters already wait");
-            }
-            if (lane.hasSpinner()) { // a worker began to spin after the fast path was tried
-                lock.unlock();
-                if (lane.tryHand(payload)) {
+                Worker w = workers.detach();
+                if (w != null) {
+                    locked = false;
+                    lock.unlock();
+                    returned = true;
+                    try {
+                        w.hand(payload);
+                    } catch (Throwable t) { // the payload is in the slot: the worker must wake up to run it
+                        w.wake();
+                        throw t;
+                    }
                     return true;
                 }
-                lock.lock();
-                continue;
-            }
-            long remaining = 0L;
-            if (timed && (remaining = deadline - System.nanoTime()) <= 0L) {
-                lock.unlock();
-                return false;
-            }
-            if (waiting == 0 && --retries >= 0) { // a short task's worker is about to come back: no park yet
-                lock.unlock();
-                for (int i = 0; i < SPINS_PER_RETRY; i++) {
-                    Thread.onSpinWait();
+                int cap = capacity;
+                if (cap < 0 || running < cap) {
+                    running++; // counted under the lock: running never exceeds capacity (ants #376)
+                    locked = false;
+                    lock.unlock();
+                    returned = true;
+                    startWorker(payload);
+                    return true;
                 }
-                lock.lock();
-                continue;
-            }
-            waiting++;
-            try {
-                if (timed) {
-                    cond.await(remaining, TimeUnit.NANOSECONDS);
-                } else {
-                    cond.await();
+                if ((nonblocking && !timed) || (maxBlockingTasks != 0 && waiting >= maxBlockingTasks)) {
+                    if (timed) {
+                        returned = true;
+                        return false;
+                    }
+                    throw new PoolOverloadException(nonblocking
+                            ? "no free worker in a nonblocking pool of capacity " + cap
+                            : "no free worker and maxBlockingTasks=" + maxBlockingTasks
+                                    + " submitters already wait");
                 }
-            } catch (InterruptedException ie) {
-                waiting--;
-                lock.unlock();
-                Thread.currentThread().interrupt();
-                throw new RejectedExecutionException("interrupted while waiting for a free worker", ie);
+                if (lane.hasSpinner()) { // a worker began to spin after the fast path was tried
+                    locked = false;
+                    lock.unlock();
+                    if (lane.tryHand(payload)) {
+                        returned = true;
+                        return true;
+                    }
+                    lock.lock();
+                    locked = true;
+                    continue;
+                }
+                long remaining = 0L;
+                if (timed && (remaining = deadline - System.nanoTime()) <= 0L) {
+                    returned = true;
+                    return false;
+                }
+                if (waiting == 0 && --retries >= 0) { // a short task's worker is about to come back: no park yet
+                    locked = false;
+                    lock.unlock();
+                    for (int i = 0; i < SPINS_PER_RETRY; i++) {
+                        Thread.onSpinWait();
+                    }
+                    lock.lock();
+                    locked = true;
+                    continue;
+                }
+                waiting++;
+                try {
+                    if (timed) {
+                        cond.await(remaining, TimeUnit.NANOSECONDS);
+                    } else {
+                        cond.await();
+                    }
+                } finally {
+                    waiting--; // Cond.await returns and throws with the lock held
+                }
+                woken = true;
             }
-            waiting--;
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new RejectedExecutionException("interrupted while waiting for a free worker", ie);
+        } finally {
+            if (locked) {
+                // A wake-up this submitter took but did not use (it leaves on an unexpected throwable, such as
+                // a stack overflow) goes to the next waiter, after the unlock: the unlock needs the least stack.
+                boolean passOn = !returned && woken && waiting > 0;
+                lock.unlock();
+                if (passOn) {
+                    cond.signal();
+                }
+            }
         }
     }
 
-    /** Starts a new worker (already counted in {@code running}) with its first payload. */
+    /**
+     * Starts a new worker (already counted in {@code running}) with its first payload; on any failure gives
+     * the count back before the exception propagates.
+     *
+     * @throws RejectedExecutionException if the factory returned {@code null} or threw a
+     *                                    {@code RuntimeException} (the cause); an {@code Error} from the
+     *                                    factory or from {@link Thread#start()} propagates as it is
+     */
     private void startWorker(Object payload) {
-        Worker w = workerCache.relaxedPoll();
-        if (w == null) {
-            w = new Worker(this);
-        }
-        live.add(w);
+        Worker w = null;
+        boolean listed = false;
         try {
-            w.start(payload, threadFactory);
+            w = new Worker(this, payload);
+            w.newThread(threadFactory);
+            listed = live.add(w); // before start, so that a concurrent shutdownNow finds the thread
+            w.start();
         } catch (Throwable t) {
-            live.remove(w);
+            if (listed) {
+                live.remove(w);
+            }
             lock.lock();
-            running--;
-            if (waiting > 0) {
-                cond.signal();
+            try {
+                retireLocked(null);
+            } finally {
+                lock.unlock();
             }
-            if (state == CLOSED && running == 0) {
-                termination.broadcast();
-            }
-            lock.unlock();
             if (t instanceof RejectedExecutionException ree) {
                 throw ree;
+            }
+            if (t instanceof Error e) {
+                throw e;
             }
             throw new RejectedExecutionException("cannot start a worker thread", t);
         }
@@ -327,32 +367,81 @@ final class PoolCore {
 
     // ------------------------------------------------------------------------------------------ worker side
 
-    /** Runs one payload on the current worker thread; never throws. */
+    /**
+     * Runs one payload on the current worker thread, reports a failure, and clears an interrupt the task left
+     * behind; never throws.
+     */
     void runPayload(Object payload) {
+        if (interruptTasks) {
+            Thread.currentThread().interrupt(); // shutdownNow came before this task could start
+        }
+        Throwable failure = null;
         try {
             runner.accept(payload);
-            completed.increment();
         } catch (Throwable t) {
-            failed.increment();
-            onPanic(t);
+            failure = t;
+        }
+        try {
+            if (failure == null) {
+                completed.increment();
+            } else {
+                failed.increment();
+                report(failure);
+            }
+        } catch (Throwable countNotKept) {
+            // a counter could not allocate its cell: the statistics lose one task, the worker goes on
         }
         // An interrupt (e.g. from shutdownNow) is meant for the task that just ended, not for the next one.
         Thread.interrupted();
     }
 
-    private void onPanic(Throwable t) {
+    /** Hands a task's failure to the panic handler, or logs it; never throws. */
+    private void report(Throwable failure) {
         Consumer<? super Throwable> handler = options.panicHandler();
-        if (handler != null) {
-            try {
-                handler.accept(t);
-            } catch (Throwable t2) {
-                t2.addSuppressed(t);
-                options.logger().log(System.Logger.Level.ERROR,
-                        "the panicHandler of " + kind + " threw while handling a task failure", t2);
+        if (handler == null) {
+            log(failure, null);
+            return;
+        }
+        try {
+            handler.accept(failure);
+        } catch (Throwable handlerFailure) {
+            if (handlerFailure != failure) { // a handler that rethrows the task's throwable reports it as it is
+                suppress(handlerFailure, failure);
             }
-        } else {
-            options.logger().log(System.Logger.Level.ERROR,
-                    () -> "task failed in " + kind + " worker " + Thread.currentThread().getName(), t);
+            log(handlerFailure, "the panicHandler of " + kind + " threw while handling a task failure");
+        }
+    }
+
+    /**
+     * Logs {@code t} at {@code ERROR} ({@code message} null: a task failure); if the logger throws, hands
+     * {@code t} to the worker thread's uncaught-exception handler instead, as if the thread had died of it.
+     */
+    private void log(Throwable t, String message) {
+        try {
+            if (message == null) {
+                options.logger().log(System.Logger.Level.ERROR,
+                        () -> "task failed in " + kind + " worker " + Thread.currentThread().getName(), t);
+            } else {
+                options.logger().log(System.Logger.Level.ERROR, message, t);
+            }
+        } catch (Throwable loggerFailure) {
+            if (loggerFailure != t) {
+                suppress(t, loggerFailure);
+            }
+            Thread self = Thread.currentThread();
+            try {
+                self.getUncaughtExceptionHandler().uncaughtException(self, t);
+            } catch (Throwable lastResort) {
+                // nowhere left to report to
+            }
+        }
+    }
+
+    private static void suppress(Throwable into, Throwable suppressed) {
+        try {
+            into.addSuppressed(suppressed);
+        } catch (Throwable cannot) {
+            // no memory for the suppressed list, or a cycle the JDK refuses: report without it
         }
     }
 
@@ -372,6 +461,11 @@ final class PoolCore {
             return SpinningWorkers.NONE;
         }
         return lane.spin(last);
+    }
+
+    /** Takes a worker that is hot in the lane out of it (see {@link SpinningWorkers#leave()}). */
+    void leaveLane() {
+        lane.leave();
     }
 
     /**
@@ -394,17 +488,32 @@ final class PoolCore {
                     return true;
                 }
             }
-            retireLocked();
+            retireLocked(w);
             return false;
         } finally {
             lock.unlock();
         }
     }
 
-    /** Gives back the current worker thread's count; lock held. */
-    private void retireLocked() {
-        exited.add(Thread.currentThread()); // before the count drops, so awaitTermination joins it
+    /**
+     * Gives back a worker's count; lock held. Allocates nothing, so it cannot fail.
+     *
+     * @param w the worker whose thread ends, linked into the exited list so that {@code awaitTermination}
+     *          joins it; {@code null} for a worker whose thread never started
+     */
+    private void retireLocked(Worker w) {
         running--;
+        if (w != null) {
+            while (exitedHead != null && !exitedHead.thread().isAlive()) {
+                exitedHead = exitedHead.nextExited;
+            }
+            if (exitedHead == null) {
+                exitedHead = w;
+            } else {
+                exitedTail.nextExited = w;
+            }
+            exitedTail = w;
+        }
         if (waiting > 0) {
             cond.signal();
         }
@@ -416,20 +525,54 @@ final class PoolCore {
     /**
      * The last action of a worker thread.
      *
-     * @param counted whether the worker still holds its count (it ended on STOP rather than being retired
-     *                by {@link #revertWorker})
+     * @param counted whether the worker still holds its count (it ended on STOP or on an unexpected
+     *                throwable, rather than being retired by {@link #revertWorker})
      */
     void workerExited(Worker w, boolean counted) {
-        live.remove(w);
         if (counted) {
             lock.lock();
             try {
-                retireLocked();
+                retireLocked(w);
             } finally {
                 lock.unlock();
             }
         }
-        workerCache.relaxedOffer(w);
+        live.remove(w);
+    }
+
+    /**
+     * Waits until every worker thread that has given back its count has terminated, or the deadline passes.
+     *
+     * @return whether they all have
+     */
+    private boolean joinExited(long deadline) throws InterruptedException {
+        for (;;) {
+            Worker w;
+            lock.lock();
+            try {
+                w = exitedHead;
+            } finally {
+                lock.unlock();
+            }
+            if (w == null) {
+                return true;
+            }
+            long rem = deadline - System.nanoTime();
+            if (rem > 0L) {
+                w.thread().join(Duration.ofNanos(rem));
+            }
+            if (w.thread().isAlive()) {
+                return false;
+            }
+            lock.lock();
+            try {
+                if (exitedHead == w) {
+                    exitedHead = w.nextExited;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 
     // ------------------------------------------------------------------------------------------ background
@@ -461,9 +604,6 @@ final class PoolCore {
 
     private void tick() {
         clock.update(System.nanoTime());
-        if (!exited.isEmpty()) {
-            exited.removeIf(t -> !t.isAlive());
-        }
     }
 
     // ------------------------------------------------------------------------------------------ life cycle
@@ -512,6 +652,7 @@ final class PoolCore {
     /** Releases and interrupts every busy worker. */
     void shutdownNow() {
         release();
+        interruptTasks = true; // before the walk: a worker the walk misses starts its task interrupted
         for (Worker w : live) {
             w.interrupt();
         }
@@ -524,6 +665,7 @@ final class PoolCore {
                 return;
             }
             state = OPENED;
+            interruptTasks = false;
             clock.update(System.nanoTime());
             startBackground();
         } finally {
@@ -574,17 +716,7 @@ final class PoolCore {
         if ((p != null && !p.join(deadline)) || !t.join(deadline)) {
             return false;
         }
-        for (Thread th : exited) {
-            long rem = deadline - System.nanoTime();
-            if (rem > 0L) {
-                th.join(Duration.ofNanos(rem));
-            }
-            if (th.isAlive()) {
-                return false;
-            }
-            exited.remove(th);
-        }
-        return true;
+        return joinExited(deadline);
     }
 
     /** Releases, then waits for termination; an interrupt does not cut the wait short but is kept. */

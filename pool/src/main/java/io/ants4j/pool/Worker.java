@@ -26,13 +26,13 @@ import java.util.concurrent.locks.LockSupport;
  * read-modify-write and the worker reads with acquire, so everything the submitter did before handing a
  * payload over happens-before the worker runs it, and a hand-off never allocates.
  *
- * <p>Life cycle: {@link #start} launches the thread with its first payload already in the slot; the thread
- * loops run, spin for a while in the pool's {@linkplain SpinningWorkers fast lane} (taking payloads there as
- * long as they keep coming), {@link PoolCore#revertWorker revert} (back onto the idle queue), wait for the
- * next payload; it ends on {@code STOP} or when revert refuses (pool closed or above capacity), and then
- * returns itself to the
- * pool's worker cache for reuse by a later thread. Its last-used stamp {@link #lastUsed} is written and read
- * only under the pool lock.
+ * <p>Life cycle: a worker is made with its first payload already in the slot and lives as long as one thread:
+ * {@link #newThread} asks the pool's factory for it and {@link #start} starts it. The thread loops run, spin
+ * for a while in the pool's {@linkplain SpinningWorkers fast lane} (taking payloads there as long as they keep
+ * coming), {@link PoolCore#revertWorker revert} (back onto the idle queue), wait for the next payload; it ends
+ * on {@code STOP} or when revert refuses (pool closed or above capacity). A worker that leaves the loop while
+ * hot in the lane (only an unexpected throwable can make it) gives the lane back first. Its last-used stamp
+ * {@link #lastUsed} and its link {@link #nextExited} are written and read only under the pool lock.
  */
 final class Worker implements Runnable {
 
@@ -76,31 +76,41 @@ final class Worker implements Runnable {
     @SuppressWarnings("unused")
     private Object slot = EMPTY;
 
-    /** The thread of the current life; written before start, read by submitters after a detach. */
+    /**
+     * The worker's thread; written before the thread starts and before the worker is published to the pool,
+     * read by submitters after a detach and by {@code shutdownNow}.
+     */
     private Thread thread;
 
     /** When the worker last went idle, in cached {@code nanoTime}; guarded by the pool lock. */
     long lastUsed;
 
-    Worker(PoolCore pool) {
+    /** The next worker in the pool's list of exited workers; guarded by the pool lock. */
+    Worker nextExited;
+
+    /** A worker whose thread will run {@code first} before anything else. */
+    Worker(PoolCore pool, Object first) {
         this.pool = pool;
+        this.slot = first;
     }
 
     /**
-     * Starts a thread for this worker with {@code first} as its first payload.
+     * Makes this worker's thread.
      *
-     * @throws RejectedExecutionException if the factory returned {@code null}; whatever the factory or
-     *                                    {@link Thread#start()} threw propagates
+     * @throws RejectedExecutionException if the factory returned {@code null}; whatever the factory threw
+     *                                    propagates
      */
-    void start(Object first, ThreadFactory factory) {
-        SLOT.set(this, first);
+    void newThread(ThreadFactory factory) {
         Thread t = factory.newThread(this);
         if (t == null) {
-            SLOT.set(this, EMPTY);
             throw new RejectedExecutionException("the pool's threadFactory returned null");
         }
         thread = t;
-        t.start();
+    }
+
+    /** Starts the thread made by {@link #newThread}; whatever {@link Thread#start()} throws propagates. */
+    void start() {
+        thread.start();
     }
 
     /** Hands a payload to this (detached, idle) worker and wakes it. */
@@ -108,6 +118,14 @@ final class Worker implements Runnable {
         if (SLOT.getAndSet(this, payload) == PARKED) {
             LockSupport.unpark(thread);
         }
+    }
+
+    /**
+     * Unparks the worker thread again, for a submitter whose {@link #hand} failed after the payload was in the
+     * slot (an unpark that ran out of stack): a spurious unpark only makes the worker re-read its slot.
+     */
+    void wake() {
+        LockSupport.unpark(thread);
     }
 
     /** Tells this (removed, idle) worker to end (ants' {@code finish()}). */
@@ -130,9 +148,9 @@ final class Worker implements Runnable {
     @Override
     public void run() {
         boolean counted = true;
+        Object fromLane = SpinningWorkers.NONE;
         try {
             Object payload = take();
-            Object fromLane = SpinningWorkers.NONE;
             while (payload != STOP) {
                 pool.runPayload(payload);
                 payload = pool.nextFromLane(fromLane);
@@ -146,6 +164,9 @@ final class Worker implements Runnable {
                 }
             }
         } finally {
+            if (fromLane != SpinningWorkers.NONE) {
+                pool.leaveLane();
+            }
             pool.workerExited(this, counted);
         }
     }

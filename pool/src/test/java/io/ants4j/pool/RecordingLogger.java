@@ -4,11 +4,21 @@ import java.util.List;
 import java.util.ResourceBundle;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** A {@link System.Logger} that records what it is given. */
+/** A {@link System.Logger} that records what it is given and, if made failing, then throws. */
 final class RecordingLogger implements System.Logger {
     final List<Level> levels = new CopyOnWriteArrayList<>();
     final List<String> messages = new CopyOnWriteArrayList<>();
     final List<Throwable> thrown = new CopyOnWriteArrayList<>();
+    private final boolean fails;
+
+    RecordingLogger() {
+        this(false);
+    }
+
+    /** A logger that throws {@code IllegalStateException("logger fault")} after recording, if {@code fails}. */
+    RecordingLogger(boolean fails) {
+        this.fails = fails;
+    }
 
     @Override
     public String getName() {
@@ -25,6 +35,9 @@ final class RecordingLogger implements System.Logger {
         messages.add(msg);
         levels.add(level);
         thrown.add(t);
+        if (fails) {
+            throw new IllegalStateException("logger fault");
+        }
     }
 
     @Override

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class WorkerQueueTest {
 
     private static Worker worker(long lastUsed) {
-        Worker w = new Worker(null);
+        Worker w = new Worker(null, Worker.EMPTY);
         w.lastUsed = lastUsed;
         return w;
     }

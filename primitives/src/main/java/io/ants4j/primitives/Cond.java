@@ -91,6 +91,9 @@ public final class Cond {
      *     interrupted on entry); the lock is held again when it is thrown
      * @throws IllegalMonitorStateException (or whatever the lock's {@code unlock} throws) if the
      *     calling thread does not hold the lock; the thread is then not left waiting
+     * @throws OutOfMemoryError (or any other error) if the wait cannot be set up or continued; the
+     *     lock is held again and the thread is not left waiting, so a caller's {@code finally} can
+     *     restore its state and release the lock
      */
     public void await() throws InterruptedException {
         if (Thread.interrupted()) {
@@ -173,7 +176,14 @@ public final class Cond {
             leaveWithoutWaiting(w);
             throw e;
         }
-        int outcome = queue.await(w, interruptible, timed, deadline);
+        int outcome;
+        try {
+            outcome = queue.await(w, interruptible, timed, deadline);
+        } catch (Throwable t) { // e.g. no memory to park a virtual thread: relock, leave, pass a signal on
+            lock.lock(); // first, where the failed wait left the most stack free
+            leaveWithoutWaiting(w);
+            throw t;
+        }
         lock.lock();
         return outcome;
     }
