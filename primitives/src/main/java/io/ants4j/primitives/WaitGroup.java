@@ -48,9 +48,10 @@ public final class WaitGroup {
      * Implementation notes (Go's sync.WaitGroup, seed 004).
      *
      * One 64-bit word: the counter in the high 32 bits (signed), the waiter count in the low 32.
-     * add(delta) is one getAndAdd of delta << 32. A waiter reads the word: counter 0 means return
-     * at once (the fast path: one volatile read); otherwise it CASes the waiter count up and parks
-     * on a Sema. The add that brings the counter to 0 while waiters are registered owns the
+     * add(delta) is a CAS loop that checks the new counter before it publishes it, so a rejected
+     * add leaves the word as it was and no thread ever reads a negative or wrapped counter. A
+     * waiter reads the word: counter 0 means return at once (the fast path: one volatile read);
+     * otherwise it CASes the waiter count up and parks on a Sema. The add that brings the counter to 0 while waiters are registered owns the
      * release: no waiter can register (the counter is 0) and none can leave (leaving CASes only a
      * word with a non-zero counter), so it re-reads the word to detect a racing add, stores 0 and
      * releases one permit per waiter. Permits are counted, so a waiter that registered but has not
@@ -117,12 +118,15 @@ public final class WaitGroup {
             return;
         }
         long increment = (long) delta << 32;
-        long previous = (long) STATE.getAndAdd(this, increment);
-        long counter = (long) counter(previous) + delta;
-        if (counter < 0L || counter > Integer.MAX_VALUE) {
-            STATE.getAndAdd(this, -increment);
-            throw new IllegalStateException(counter < 0L ? "negative WaitGroup counter" : "WaitGroup counter overflow");
-        }
+        long previous;
+        long counter;
+        do {
+            previous = (long) STATE.getVolatile(this);
+            counter = (long) counter(previous) + delta;
+            if (counter < 0L || counter > Integer.MAX_VALUE) {
+                throw new IllegalStateException(counter < 0L ? "negative WaitGroup counter" : "WaitGroup counter overflow");
+            }
+        } while (!STATE.compareAndSet(this, previous, previous + increment));
         long current = previous + increment;
         int waiters = waiters(current);
         if (waiters != 0 && delta > 0 && counter == delta) {

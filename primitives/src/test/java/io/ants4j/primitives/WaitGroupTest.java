@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -107,6 +108,45 @@ class WaitGroupTest {
         assertEquals(Integer.MAX_VALUE, wg.count());
         wg.add(-Integer.MAX_VALUE);
         assertEquals(0, wg.count());
+    }
+
+    /**
+     * A rejected add leaves the word untouched: a thread reading the counter meanwhile never sees
+     * the negative (or wrapped) value the add would have made. On a word that is published and
+     * then undone the reader sees it within a few thousand calls.
+     */
+    @Test
+    void rejectedAddNeverPublishesItsCounter() throws Exception {
+        WaitGroup wg = new WaitGroup();
+        assertEquals(0, smallestCountSeenWhile(wg, () -> assertThrows(IllegalStateException.class, wg::done)));
+        assertEquals(0, wg.count());
+        wg.add(Integer.MAX_VALUE);
+        assertEquals(Integer.MAX_VALUE,
+                smallestCountSeenWhile(wg, () -> assertThrows(IllegalStateException.class, () -> wg.add(1))));
+        assertEquals(Integer.MAX_VALUE, wg.count());
+    }
+
+    /** Runs {@code misuse} 20,000 times while another thread reads the counter; the smallest it read. */
+    private static int smallestCountSeenWhile(WaitGroup wg, Runnable misuse) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        CountDownLatch reading = new CountDownLatch(1);
+        var reader = start(() -> {
+            int min = wg.count();
+            reading.countDown();
+            while (!stop.get()) {
+                min = Math.min(min, wg.count());
+            }
+            return min;
+        });
+        assertTrue(reading.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        try {
+            for (int i = 0; i < 20_000; i++) {
+                misuse.run();
+            }
+        } finally {
+            stop.set(true);
+        }
+        return get(reader);
     }
 
     /** Go's TestWaitGroupMisuse2, made to converge: reuse racing with a waiter is detected. */
