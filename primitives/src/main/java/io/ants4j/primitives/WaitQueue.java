@@ -67,6 +67,16 @@ final class WaitQueue {
     }
 
     /**
+     * The {@link System#nanoTime()} deadline of a wait of {@code nanos}. A non-positive timeout
+     * counts as zero, so {@code deadline - System.nanoTime()} is the timeout less the time
+     * elapsed and cannot overflow, however negative the timeout (the remainder of
+     * {@code Long.MIN_VALUE} would wrap to nearly {@code Long.MAX_VALUE}).
+     */
+    static long deadline(long nanos) {
+        return System.nanoTime() + Math.max(nanos, 0L);
+    }
+
+    /**
      * Whether no thread waits, read without the lock: the fast path of a wake-up that finds
      * nobody. A waiter that enqueued before releasing some lock is seen by any thread that
      * acquires that lock afterwards; for any other thread the answer may be stale.

@@ -241,6 +241,16 @@ class WaitGroupTest {
         assertTrue(wg.await(0, TimeUnit.NANOSECONDS));
     }
 
+    /** The most negative timeouts time out at once: the deadline must not overflow into centuries. */
+    @Test
+    void mostNegativeTimeoutsTimeOutAtOnce() {
+        WaitGroup wg = new WaitGroup();
+        wg.add(1);
+        assertFalse(get(start(() -> wg.await(Long.MIN_VALUE, TimeUnit.NANOSECONDS))));
+        assertFalse(get(start(() -> wg.await(Long.MIN_VALUE, TimeUnit.DAYS))));
+        assertEquals("[count=1, waiters=0]", wg.toString().substring(wg.toString().indexOf('[')));
+    }
+
     @Test
     void interruptedWaiterLeavesWithoutStealingTheOtherWakeUp() throws Exception {
         for (int i = 0; i < 50; i++) {
