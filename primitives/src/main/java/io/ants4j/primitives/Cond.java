@@ -114,7 +114,7 @@ public final class Cond {
      * @throws NullPointerException if {@code unit} is null
      */
     public boolean await(long timeout, TimeUnit unit) throws InterruptedException {
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        long deadline = WaitQueue.deadline(unit.toNanos(timeout));
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }

@@ -26,11 +26,16 @@ final class CondCondition implements Condition {
         cond.awaitUninterruptibly();
     }
 
+    /**
+     * Returns the timeout less the time waited; {@code Long.MIN_VALUE} when that would not fit
+     * (a timeout near {@code Long.MIN_VALUE}), as {@code AbstractQueuedSynchronizer} does.
+     */
     @Override
     public long awaitNanos(long nanosTimeout) throws InterruptedException {
-        long deadline = System.nanoTime() + nanosTimeout;
+        long start = System.nanoTime();
         cond.await(nanosTimeout, TimeUnit.NANOSECONDS);
-        return deadline - System.nanoTime();
+        long remaining = nanosTimeout - (System.nanoTime() - start);
+        return remaining <= nanosTimeout ? remaining : Long.MIN_VALUE; // larger only if it wrapped
     }
 
     @Override
@@ -40,8 +45,10 @@ final class CondCondition implements Condition {
 
     @Override
     public boolean awaitUntil(Date deadline) throws InterruptedException {
-        long millis = Objects.requireNonNull(deadline, "deadline").getTime() - System.currentTimeMillis();
-        return cond.await(millis, TimeUnit.MILLISECONDS);
+        long until = Objects.requireNonNull(deadline, "deadline").getTime();
+        long now = System.currentTimeMillis();
+        long millis = until <= now ? 0L : until - now;
+        return cond.await(millis < 0L ? Long.MAX_VALUE : millis, TimeUnit.MILLISECONDS); // < 0: wrapped
     }
 
     @Override

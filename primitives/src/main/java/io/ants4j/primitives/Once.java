@@ -3,6 +3,7 @@ package io.ants4j.primitives;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -107,7 +108,8 @@ public final class Once {
      * Returns a {@link Runnable} that runs {@code action} only the first time it is called: Go's
      * {@code OnceFunc}. Concurrent callers wait for the first call to finish. If {@code action}
      * throws, every call, the first and all later ones, throws that same throwable instance.
-     * The returned runnable drops its reference to {@code action} once it has run.
+     * The returned runnable drops its reference to {@code action} once it has run. It works even
+     * if it reaches other threads through a data race.
      *
      * @param action the action to run once
      * @return a runnable that runs {@code action} at most once
@@ -126,6 +128,9 @@ public final class Once {
      * then returns the same value every time: Go's {@code OnceValue}. Concurrent callers wait for
      * the first call to finish. If {@code supplier} throws, every call throws that same throwable
      * instance. The returned supplier drops its reference to {@code supplier} once it has run.
+     * Once the value is computed, a call is one acquire read (a few reads if the value is
+     * {@code null}; no lock, no allocation either way). The returned supplier works even if it
+     * reaches other threads through a data race.
      *
      * @param supplier computes the value; may return {@code null}
      * @param <T> the type of the value
@@ -150,15 +155,21 @@ public final class Once {
      * The state behind {@link #func} and {@link #value}.
      *
      * <p>The fast path of {@link #get} is the shape of a volatile holder's: one acquire read of
-     * {@code value}, which holds the private sentinel {@link #UNSET} until the supplier has returned, and a
-     * compare with that constant. {@link #run} (for {@link #func}, whose value is always {@code null}) tests
-     * a boolean of its own instead, {@code succeeded}, which JMH measured cheaper than the compare with the
-     * sentinel. Both are written with release semantics after the result, so a caller that reads them set
-     * sees what the supplier did. A failed or unfinished computation leaves them unset and takes the slow
-     * path, which goes through {@code once} and its happens-before edge.
+     * {@code value}, which is {@code null} until the supplier has returned, and a test for null.
+     * {@link #run} (for {@link #func}, whose value is always {@code null}) tests a boolean of its
+     * own instead, {@code succeeded}, which JMH measured cheaper than a compare with a sentinel.
+     * Both are written with release semantics after the result, so a caller that reads them set
+     * sees what the supplier did. A failed or unfinished computation leaves them unset and takes
+     * the slow path, which goes through {@code once} and its happens-before edge; so does every
+     * call when the supplier returned {@code null}: a few more reads ({@link Once#isDone} first),
+     * no lock, no allocation.
+     *
+     * <p>Both fast-path fields start at their defaults and the supplier is reached through a final
+     * field, so an instance published through a data race works too: a thread that sees none of
+     * the constructor's writes but those to final fields (JLS 17.5) reads the fast-path fields
+     * unset, takes the slow path, and finds the supplier if it is the one to compute.
      */
     private static final class OnceValue<T> implements Supplier<T>, Runnable {
-        private static final Object UNSET = new Object();
         private static final VarHandle VALUE;
         private static final VarHandle SUCCEEDED;
 
@@ -173,22 +184,23 @@ public final class Once {
         }
 
         @SuppressWarnings("unused") // accessed through VALUE
-        private volatile Object value = UNSET;
+        private volatile Object value;
         @SuppressWarnings("unused") // accessed through SUCCEEDED
         private volatile boolean succeeded;
         private final Once once = new Once();
-        private Supplier<? extends T> supplier; // cleared by the first call; guarded by once
-        private Throwable failure;              // published by once's release of done
+        /** Cleared by the first call, under {@code once}. */
+        private final AtomicReference<Supplier<? extends T>> supplier;
+        private Throwable failure; // published by once's release of done
 
         OnceValue(Supplier<? extends T> supplier) {
-            this.supplier = supplier;
+            this.supplier = new AtomicReference<>(supplier);
         }
 
         @Override
         @SuppressWarnings("unchecked")
         public T get() {
             Object v = VALUE.getAcquire(this);
-            return v != UNSET ? (T) v : getSlow();
+            return v != null ? (T) v : getSlow();
         }
 
         @Override
@@ -200,7 +212,9 @@ public final class Once {
 
         @SuppressWarnings("unchecked")
         private T getSlow() {
-            once.run(this::compute);
+            if (!once.isDone()) {
+                once.run(this::compute);
+            }
             if (failure != null) {
                 throw Once.<RuntimeException>sneakyThrow(failure);
             }
@@ -208,8 +222,7 @@ public final class Once {
         }
 
         private void compute() {
-            Supplier<? extends T> s = supplier;
-            supplier = null;
+            Supplier<? extends T> s = supplier.getAndSet(null);
             T result;
             try {
                 result = s.get();

@@ -21,21 +21,18 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  *
  * <p>Go's rules apply. Calls of {@code add} with a positive delta that start while the count is
- * zero must happen before {@code await}. A group may be reused, but the {@code add} calls of the
- * next round must happen after every {@code await} of the previous round has returned. Misuse
- * that the group detects throws {@link IllegalStateException} (Go panics):
+ * zero must happen before {@code await}: an {@code await} that finds the count at zero returns at
+ * once. A waiter returns when the count reaches zero in the round it waits in, so a group may be
+ * reused at once: the {@code add} of the next round may come before every waiter of the previous
+ * one has returned, and does not hold them back. Misuse throws {@link IllegalStateException} (Go
+ * panics) and leaves the group as it was:
  * <ul>
- *   <li>{@code "negative WaitGroup counter"}: more {@code done} than {@code add}; the counter is
- *       left as it was;
- *   <li>{@code "WaitGroup counter overflow"}: the counter would pass {@link Integer#MAX_VALUE};
- *       the counter is left as it was;
- *   <li>{@code "WaitGroup misuse: add called concurrently with await"};
- *   <li>{@code "WaitGroup is reused before previous await has returned"}.
+ *   <li>{@code "negative WaitGroup counter"}: more {@code done} than {@code add};
+ *   <li>{@code "WaitGroup counter overflow"}: the counter would pass {@link Integer#MAX_VALUE}.
  * </ul>
- * Detection of the last two is best-effort, as in Go, and the group is unusable after them.
  *
  * <p>A waiter that is interrupted or times out leaves the group: it no longer counts as a waiter
- * and consumes no wake-up meant for another. If the count reaches zero before it could leave, its
+ * and consumes no wake-up meant for another. If the count reached zero before it could leave, its
  * wait succeeded: {@code await(timeout)} returns {@code true}, and {@code await()} returns normally
  * with the interrupt status set.
  *
@@ -48,13 +45,31 @@ public final class WaitGroup {
      * Implementation notes (Go's sync.WaitGroup, seed 004).
      *
      * One 64-bit word: the counter in the high 32 bits (signed), the waiter count in the low 32.
-     * add(delta) is one getAndAdd of delta << 32. A waiter reads the word: counter 0 means return
-     * at once (the fast path: one volatile read); otherwise it CASes the waiter count up and parks
-     * on a Sema. The add that brings the counter to 0 while waiters are registered owns the
-     * release: no waiter can register (the counter is 0) and none can leave (leaving CASes only a
-     * word with a non-zero counter), so it re-reads the word to detect a racing add, stores 0 and
-     * releases one permit per waiter. Permits are counted, so a waiter that registered but has not
-     * parked yet finds its permit banked.
+     * add(delta) is a CAS loop that checks the new counter before it publishes it, so a rejected
+     * add leaves the word as it was and no thread ever reads a negative or wrapped counter. A
+     * waiter reads the word: counter 0 means return at once (the fast path: one volatile read, no
+     * lock). done() with nobody waiting is one CAS, no lock.
+     *
+     * Everything else is decided under the lock of a WaitQueue: registering (CAS the waiter count
+     * up while the counter is non-zero, and enqueue a node in the same critical section), leaving
+     * (CAS it down and withdraw the node) and releasing (store 0 and grant every queued node). So
+     * whenever the lock is free, waiters(word) is the number of queued nodes, and a node is either
+     * granted by the release of its own round or withdrawn, never both. Wake-ups go to nodes, not
+     * to a pool of permits, so none can cross into a later round.
+     *
+     * A round ends when an add brings the counter to 0 while waiters are counted. The word is then
+     * (0, n) until some thread takes the lock and releases, and nothing else can change it: a
+     * registrant sees counter 0 and returns, a leaver needs the lock, a negative add is rejected,
+     * and a positive add (the next round) must not count into the ended round. Any thread that
+     * meets (0, n) completes the release itself instead of waiting for the thread whose add ended
+     * the round (it may be descheduled): the positive add does so before it retries, and so does a
+     * leaver that finds the counter 0 under the lock, whose node is among those granted, so its
+     * wait succeeds. Releasing is therefore idempotent: under the lock, whoever reads (0, n) with
+     * n > 0 stores 0 and grants all n nodes, and the round's own adder, coming later, finds nothing
+     * to do. Whoever reads (0, n) has read the write of the add that ended the round, so that add
+     * happens-before the grant (a release store of the node's status, read with acquire by the
+     * waiter). A timed-out or interrupted waiter thus never touches a word it no longer counts in:
+     * the next round is safe from the previous one however early its add comes.
      *
      * Before it registers, a waiter spin-waits a moment while the counter is about to reach zero,
      * as Phaser does before it blocks: when the last tasks are finishing on other CPUs, about a
@@ -64,17 +79,16 @@ public final class WaitGroup {
      * path does. One CPU: no spinning. Measured on the benchmarks' fork-join of 8 tasks handed to
      * 2 threads: 25 us without spinning, 21.6 with 2^8 spins, 19.4 with 2^10; Phaser 17.7-20.3.
      *
-     * A waiter giving up CASes the waiter count down if the counter is still non-zero. If the
-     * counter is 0, the releaser has already counted it: it takes its permit, uninterruptibly (it
-     * is already released or about to be), and reports success, so no other waiter is short one.
-     *
-     * Happens-before: the releasing add is a volatile read-modify-write that follows every other
-     * add/done in the word's modification order, and Sema.release -> acquire carries it to the
-     * waiter; a waiter that returns on the fast path read the word with a volatile read.
+     * Happens-before: each add/done is a volatile read-modify-write of the word, so an add reads
+     * the effects of all earlier ones; a waiter on the fast path reads the word, a released one
+     * reads its node's status, both after the write that ended the round.
      */
 
+    /** Status of a waiter whose round has ended. */
+    private static final int GRANTED = 1;
+
     private static final VarHandle STATE;
-    private static final VarHandle SEMA;
+    private static final VarHandle QUEUE;
 
     private static final int NCPU = Runtime.getRuntime().availableProcessors();
     /** Spin-waits of a waiter before it parks, and again per fall of the counter near zero (tens of microseconds). */
@@ -84,7 +98,7 @@ public final class WaitGroup {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATE = lookup.findVarHandle(WaitGroup.class, "state", long.class);
-            SEMA = lookup.findVarHandle(WaitGroup.class, "sema", Sema.class);
+            QUEUE = lookup.findVarHandle(WaitGroup.class, "queue", WaitQueue.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -95,9 +109,9 @@ public final class WaitGroup {
 
     /**
      * Created by the first waiter before it registers, so a group nobody blocks on allocates no
-     * semaphore; whoever sees a registered waiter sees the semaphore.
+     * queue; whoever reads a word with waiters counted sees the queue.
      */
-    private Sema sema;
+    private WaitQueue queue;
 
     /** Creates a group whose counter is zero. */
     public WaitGroup() {
@@ -109,33 +123,30 @@ public final class WaitGroup {
      *
      * @param delta the amount to add
      * @throws IllegalStateException if the counter would become negative or exceed
-     *     {@link Integer#MAX_VALUE} (the counter is then unchanged), or on detected misuse (see
-     *     the class documentation)
+     *     {@link Integer#MAX_VALUE}; the group is then unchanged
      */
     public void add(int delta) {
         if (delta == 0) {
             return;
         }
         long increment = (long) delta << 32;
-        long previous = (long) STATE.getAndAdd(this, increment);
-        long counter = (long) counter(previous) + delta;
-        if (counter < 0L || counter > Integer.MAX_VALUE) {
-            STATE.getAndAdd(this, -increment);
-            throw new IllegalStateException(counter < 0L ? "negative WaitGroup counter" : "WaitGroup counter overflow");
+        for (;;) {
+            long s = (long) STATE.getVolatile(this);
+            int previous = counter(s);
+            int waiters = waiters(s);
+            long counter = (long) previous + delta;
+            if (counter < 0L || counter > Integer.MAX_VALUE) {
+                throw new IllegalStateException(counter < 0L ? "negative WaitGroup counter" : "WaitGroup counter overflow");
+            }
+            if (previous == 0 && waiters != 0) {
+                release(); // the previous round ended and is not released yet; this add starts the next one
+            } else if (STATE.compareAndSet(this, s, s + increment)) {
+                if (counter == 0L && waiters != 0) {
+                    release();
+                }
+                return;
+            }
         }
-        long current = previous + increment;
-        int waiters = waiters(current);
-        if (waiters != 0 && delta > 0 && counter == delta) {
-            throw new IllegalStateException("WaitGroup misuse: add called concurrently with await");
-        }
-        if (counter > 0L || waiters == 0) {
-            return;
-        }
-        if ((long) STATE.getVolatile(this) != current) {
-            throw new IllegalStateException("WaitGroup misuse: add called concurrently with await");
-        }
-        STATE.setVolatile(this, 0L);
-        ((Sema) SEMA.getAcquire(this)).release(waiters);
     }
 
     /**
@@ -152,7 +163,6 @@ public final class WaitGroup {
      *
      * @throws InterruptedException if the thread is interrupted on entry or while waiting (it
      *     has then left the group)
-     * @throws IllegalStateException if the group is reused before this await returned
      */
     public void await() throws InterruptedException {
         if (Thread.interrupted()) {
@@ -169,10 +179,9 @@ public final class WaitGroup {
      * @return {@code true} if the counter reached zero, {@code false} if the timeout elapsed first
      * @throws InterruptedException if the thread is interrupted on entry or while waiting
      * @throws NullPointerException if {@code unit} is null
-     * @throws IllegalStateException if the group is reused before this await returned
      */
     public boolean await(long timeout, TimeUnit unit) throws InterruptedException {
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        long deadline = WaitQueue.deadline(unit.toNanos(timeout));
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
@@ -182,14 +191,11 @@ public final class WaitGroup {
     /**
      * Blocks until the counter is zero, waiting through interrupts; the interrupt status is set
      * again when it returns.
-     *
-     * @throws IllegalStateException if the group is reused before this await returned
      */
     public void awaitUninterruptibly() {
-        Sema sema = register();
-        if (sema != null) {
-            sema.acquireUninterruptibly();
-            checkNotReused();
+        WaitQueue.Waiter w = register();
+        if (w != null) {
+            WaitQueue.park(w, false, false, 0L);
         }
     }
 
@@ -251,44 +257,45 @@ public final class WaitGroup {
     }
 
     private boolean await(boolean timed, long deadline) throws InterruptedException {
-        Sema sema = register();
-        if (sema == null) {
+        WaitQueue.Waiter w = register();
+        if (w == null) {
             return true;
         }
-        boolean acquired;
-        try {
-            acquired = sema.acquire(timed, deadline);
-        } catch (InterruptedException e) {
-            if (leave(sema)) {
-                throw e;
+        int outcome = WaitQueue.park(w, true, timed, deadline);
+        if (outcome == GRANTED || !leave(w)) {
+            if (outcome == WaitQueue.INTERRUPTED) {
+                Thread.currentThread().interrupt(); // the round ended before the interrupt could count
             }
-            Thread.currentThread().interrupt();
-            acquired = true;
+            return true;
         }
-        if (!acquired && leave(sema)) {
-            return false;
+        if (outcome == WaitQueue.INTERRUPTED) {
+            throw new InterruptedException();
         }
-        checkNotReused();
-        return true;
+        return false;
     }
 
-    /** Counts the caller as a waiter and returns the semaphore to park on; {@code null} if the counter is zero. */
-    private Sema register() {
+    /**
+     * Counts the caller as a waiter and queues its node; {@code null} if the counter is zero (the
+     * wait is over).
+     */
+    private WaitQueue.Waiter register() {
         if (reachedZeroWhileSpinning()) {
             return null;
         }
-        Sema sema = null;
-        for (;;) {
-            long s = (long) STATE.getVolatile(this);
-            if (counter(s) == 0) {
-                return null;
+        WaitQueue q = queue();
+        q.lock.lock();
+        try {
+            for (;;) {
+                long s = (long) STATE.getVolatile(this);
+                if (counter(s) == 0) {
+                    return null;
+                }
+                if (STATE.compareAndSet(this, s, s + 1L)) {
+                    return q.enqueue();
+                }
             }
-            if (sema == null) {
-                sema = sema();
-            }
-            if (STATE.compareAndSet(this, s, s + 1L)) {
-                return sema;
-            }
+        } finally {
+            q.lock.unlock();
         }
     }
 
@@ -309,37 +316,68 @@ public final class WaitGroup {
         return true;
     }
 
-    private Sema sema() {
-        Sema sema = (Sema) SEMA.getAcquire(this);
-        if (sema == null) {
-            Sema created = new Sema();
-            Sema witness = (Sema) SEMA.compareAndExchangeRelease(this, null, created);
-            sema = witness == null ? created : witness;
+    private WaitQueue queue() {
+        WaitQueue q = (WaitQueue) QUEUE.getAcquire(this);
+        if (q == null) {
+            WaitQueue created = new WaitQueue();
+            WaitQueue witness = (WaitQueue) QUEUE.compareAndExchangeRelease(this, null, created);
+            q = witness == null ? created : witness;
         }
-        return sema;
+        return q;
     }
 
     /**
-     * Un-counts a waiter that gave up; {@code false} if the counter reached zero first, in which
-     * case the waiter has been released and has now taken its permit.
+     * Un-counts a waiter that gave up (timeout, interrupt); {@code false} if its round ended
+     * first, in which case its wait succeeded: it was granted, or it is now, by the release this
+     * call completed.
      */
-    private boolean leave(Sema sema) {
-        for (;;) {
-            long s = (long) STATE.getVolatile(this);
-            if (counter(s) == 0) {
-                sema.acquireUninterruptibly();
-                return false;
+    private boolean leave(WaitQueue.Waiter w) {
+        WaitQueue q = (WaitQueue) QUEUE.getAcquire(this);
+        WaitQueue.Waiter granted = null;
+        boolean left = false;
+        q.lock.lock();
+        try {
+            while (w.status() == WaitQueue.WAITING) {
+                long s = (long) STATE.getVolatile(this);
+                if (counter(s) == 0) {
+                    granted = releaseLocked(q); // grants w too
+                } else if (STATE.compareAndSet(this, s, s - 1L)) {
+                    left = q.withdraw(w);
+                    break;
+                }
             }
-            if (STATE.compareAndSet(this, s, s - 1L)) {
-                return true;
-            }
+        } finally {
+            q.lock.unlock();
         }
+        WaitQueue.unparkAll(granted);
+        return left;
     }
 
-    private void checkNotReused() {
-        if ((long) STATE.getVolatile(this) != 0L) {
-            throw new IllegalStateException("WaitGroup is reused before previous await has returned");
+    /** Releases the waiters of a round that has ended, unless another thread has already. */
+    private void release() {
+        WaitQueue q = (WaitQueue) QUEUE.getAcquire(this);
+        WaitQueue.Waiter granted;
+        q.lock.lock();
+        try {
+            granted = releaseLocked(q);
+        } finally {
+            q.lock.unlock();
         }
+        WaitQueue.unparkAll(granted);
+    }
+
+    /**
+     * If the word is (0, n > 0), stores 0 and grants every queued node (see the implementation
+     * notes: nothing else can change such a word); returns them for {@link WaitQueue#unparkAll},
+     * or {@code null}. Caller holds the queue's lock.
+     */
+    private WaitQueue.Waiter releaseLocked(WaitQueue q) {
+        long s = (long) STATE.getVolatile(this);
+        if (counter(s) != 0 || waiters(s) == 0) {
+            return null;
+        }
+        STATE.setVolatile(this, 0L);
+        return q.take(Integer.MAX_VALUE, GRANTED);
     }
 
     /** A task that calls {@link #done()} when it ends; knows whether it has started. */

@@ -5,8 +5,8 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A FIFO list of parked threads: the parking part shared by {@link Cond} and {@link Sema}, in the
- * role of the Go runtime's {@code notifyList} and semaphore root.
+ * A FIFO list of parked threads: the parking part shared by {@link Cond} and {@link WaitGroup}, in
+ * the role of the Go runtime's {@code notifyList} and semaphore root.
  *
  * <p>Implementation notes. A {@link Waiter} is a node of a doubly linked list guarded by
  * {@link #lock} (a {@link SpinLock}: every critical section is a few pointer writes). Whether a
@@ -67,6 +67,16 @@ final class WaitQueue {
     }
 
     /**
+     * The {@link System#nanoTime()} deadline of a wait of {@code nanos}. A non-positive timeout
+     * counts as zero, so {@code deadline - System.nanoTime()} is the timeout less the time
+     * elapsed and cannot overflow, however negative the timeout (the remainder of
+     * {@code Long.MIN_VALUE} would wrap to nearly {@code Long.MAX_VALUE}).
+     */
+    static long deadline(long nanos) {
+        return System.nanoTime() + Math.max(nanos, 0L);
+    }
+
+    /**
      * Whether no thread waits, read without the lock: the fast path of a wake-up that finds
      * nobody. A waiter that enqueued before releasing some lock is seen by any thread that
      * acquires that lock afterwards; for any other thread the answer may be stale.
@@ -115,19 +125,26 @@ final class WaitQueue {
         return first;
     }
 
-    /** Unparks every waiter of a chain returned by {@link #take}. Called without the lock. */
+    /**
+     * Unparks every waiter of a chain returned by {@link #take}, except the calling thread's own
+     * (a waiter that took itself is not parked, and a permit left on it would cut its next park
+     * short). Called without the lock.
+     */
     static void unparkAll(Waiter chain) {
+        Thread self = Thread.currentThread();
         while (chain != null) {
             Waiter next = chain.next; // read before the unpark: the node is the waiter's again after it
-            LockSupport.unpark(chain.thread);
+            if (chain.thread != self) {
+                LockSupport.unpark(chain.thread);
+            }
             chain = next;
         }
     }
 
     /**
      * Removes a waiter that stops waiting; called at most once a waiter, holding {@link #lock}.
-     * Owners call it directly only when a wait ends before parking; {@link #await} does it for
-     * timeouts and interrupts.
+     * {@link #await} does it for timeouts and interrupts; owners call it directly when a wait
+     * ends before parking, or after {@link #park} when they keep state of their own in step.
      *
      * @return {@code true} if it was still waiting and is now removed; {@code false} if a waker
      *     had already taken it (its status tells how)
@@ -181,7 +198,17 @@ final class WaitQueue {
         return w.status();
     }
 
-    private static int park(Waiter w, boolean interruptible, boolean timed, long deadline) {
+    /**
+     * Parks the current thread until {@code w} is woken, the deadline passes (when {@code timed})
+     * or, when {@code interruptible}, the thread is interrupted. Unlike {@link #await} it leaves
+     * {@code w} queued on a timeout or an interrupt: for owners that withdraw it together with
+     * state of their own. An uninterruptible wait restores the interrupt status. Called without
+     * the lock.
+     *
+     * @return the wake status (positive), {@link #TIMED_OUT}, or {@link #INTERRUPTED} (with the
+     *     interrupt status cleared)
+     */
+    static int park(Waiter w, boolean interruptible, boolean timed, long deadline) {
         boolean interrupted = false;
         int outcome;
         for (;;) {

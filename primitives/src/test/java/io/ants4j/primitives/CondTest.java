@@ -379,4 +379,23 @@ class CondTest {
         waiter.thread().interrupt();
         assertInstanceOf(InterruptedException.class, failure(waiter.result()));
     }
+
+    /**
+     * The most negative timeouts time out at once, as every non-positive one does: the deadline
+     * arithmetic must not overflow into a wait of centuries.
+     */
+    @Test
+    void mostNegativeTimeoutsTimeOutAtOnce() throws Exception {
+        SpinLock lock = new SpinLock();
+        Cond cond = new Cond(lock);
+        var waiter = start(() -> {
+            lock.lock();
+            try {
+                return cond.await(Long.MIN_VALUE, TimeUnit.NANOSECONDS) || cond.await(Long.MIN_VALUE, TimeUnit.DAYS);
+            } finally {
+                lock.unlock();
+            }
+        });
+        assertFalse(get(waiter));
+    }
 }

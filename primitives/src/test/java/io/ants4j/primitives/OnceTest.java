@@ -11,7 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
 import java.lang.ref.WeakReference;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -162,11 +165,60 @@ class OnceTest {
         func.run();
     }
 
+    /**
+     * A thread that gets hold of a new func/value through a data race may see none of the writes
+     * of its constructor except those to final fields (JLS 17.5). Such a view, made here by
+     * resetting every other instance field to its default, must still compute the value (not
+     * return a default for it) and run the supplier it was given.
+     */
+    @Test
+    void racilyPublishedInstanceStillComputes() throws Throwable {
+        AtomicInteger calls = new AtomicInteger();
+        Object computed = new Object();
+        Supplier<Object> value = Once.value(() -> {
+            calls.incrementAndGet();
+            return computed;
+        });
+        forgetNonFinalFields(value);
+        assertSame(computed, value.get());
+        assertSame(computed, value.get());
+
+        Runnable func = Once.func(calls::incrementAndGet);
+        forgetNonFinalFields(func);
+        func.run();
+        func.run();
+        assertEquals(2, calls.get());
+    }
+
+    @Test
+    void nullValueIsComputedOnce() {
+        AtomicInteger calls = new AtomicInteger();
+        Supplier<Object> value = Once.value(() -> {
+            calls.incrementAndGet();
+            return null;
+        });
+        for (int i = 0; i < 3; i++) {
+            assertNull(value.get());
+        }
+        assertEquals(1, calls.get());
+        assertTrue(value.toString().endsWith("[value=null]"), value.toString());
+    }
+
     @Test
     void nullArgumentsThrow() {
         assertThrows(NullPointerException.class, () -> new Once().run(null));
         assertThrows(NullPointerException.class, () -> Once.func(null));
         assertThrows(NullPointerException.class, () -> Once.value(null));
+    }
+
+    /** Resets every non-final instance field of {@code o} to its type's default value. */
+    private static void forgetNonFinalFields(Object o) throws Throwable {
+        MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(o.getClass(), MethodHandles.lookup());
+        for (Field f : o.getClass().getDeclaredFields()) {
+            if ((f.getModifiers() & (Modifier.STATIC | Modifier.FINAL)) == 0) {
+                lookup.unreflectVarHandle(f).setVolatile(o, MethodHandles.zero(f.getType()).invoke());
+            }
+        }
     }
 
     private static Supplier<Object> captureOnly(Object payload) {

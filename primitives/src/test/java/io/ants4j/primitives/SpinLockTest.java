@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -182,6 +183,48 @@ class SpinLockTest {
             assertTrue(lock.isLocked(), "a timed-out await re-acquires the lock");
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * The Condition view's timeouts at the ends of their ranges: the most negative ones time out
+     * at once and awaitNanos reports no time left (Long.MIN_VALUE when the true remainder would
+     * not fit, as AbstractQueuedSynchronizer does); the farthest ones wait for the signal.
+     */
+    @Test
+    void conditionTimeoutsAtTheEndsOfTheirRanges() throws Exception {
+        SpinLock lock = new SpinLock();
+        Condition ready = lock.newCondition();
+        var extremes = start(() -> {
+            lock.lock();
+            try {
+                assertEquals(Long.MIN_VALUE, ready.awaitNanos(Long.MIN_VALUE));
+                assertFalse(ready.awaitUntil(new Date(Long.MIN_VALUE)));
+                assertFalse(ready.await(Long.MIN_VALUE, TimeUnit.DAYS));
+                return "timed out";
+            } finally {
+                lock.unlock();
+            }
+        });
+        assertEquals("timed out", get(extremes));
+        for (int i = 0; i < 2; i++) {
+            boolean nanos = i == 0;
+            var waiter = start(() -> {
+                lock.lock();
+                try {
+                    return nanos ? ready.awaitNanos(Long.MAX_VALUE) > 0L : ready.awaitUntil(new Date(Long.MAX_VALUE));
+                } finally {
+                    lock.unlock();
+                }
+            });
+            Threads.untilParked(waiter.thread());
+            lock.lock();
+            try {
+                ready.signal();
+            } finally {
+                lock.unlock();
+            }
+            assertTrue(get(waiter), nanos ? "awaitNanos(MAX_VALUE) has time left" : "awaitUntil(MAX_VALUE) signalled");
         }
     }
 

@@ -10,9 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -109,9 +112,53 @@ class WaitGroupTest {
         assertEquals(0, wg.count());
     }
 
-    /** Go's TestWaitGroupMisuse2, made to converge: reuse racing with a waiter is detected. */
+    /**
+     * A rejected add leaves the word untouched: a thread reading the counter meanwhile never sees
+     * the negative (or wrapped) value the add would have made. On a word that is published and
+     * then undone the reader sees it within a few thousand calls.
+     */
     @Test
-    void reuseBeforeAwaitReturnedIsDetected() throws Exception {
+    void rejectedAddNeverPublishesItsCounter() throws Exception {
+        WaitGroup wg = new WaitGroup();
+        assertEquals(0, smallestCountSeenWhile(wg, () -> assertThrows(IllegalStateException.class, wg::done)));
+        assertEquals(0, wg.count());
+        wg.add(Integer.MAX_VALUE);
+        assertEquals(Integer.MAX_VALUE,
+                smallestCountSeenWhile(wg, () -> assertThrows(IllegalStateException.class, () -> wg.add(1))));
+        assertEquals(Integer.MAX_VALUE, wg.count());
+    }
+
+    /** Runs {@code misuse} 20,000 times while another thread reads the counter; the smallest it read. */
+    private static int smallestCountSeenWhile(WaitGroup wg, Runnable misuse) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        CountDownLatch reading = new CountDownLatch(1);
+        var reader = start(() -> {
+            int min = wg.count();
+            reading.countDown();
+            while (!stop.get()) {
+                min = Math.min(min, wg.count());
+            }
+            return min;
+        });
+        assertTrue(reading.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        try {
+            for (int i = 0; i < 20_000; i++) {
+                misuse.run();
+            }
+        } finally {
+            stop.set(true);
+        }
+        return get(reader);
+    }
+
+    /**
+     * Go's TestWaitGroupMisuse2 scenario: the next round's add comes before the waiter of the
+     * previous round has returned. Go detects it (best-effort) and panics; here it is harmless:
+     * the waiter returns normally, released by the round it waited in, and the next round counts
+     * exactly its own task.
+     */
+    @Test
+    void reuseBeforeAwaitReturnedIsHarmless() throws Exception {
         for (int i = 0; i < 1_000; i++) {
             WaitGroup wg = new WaitGroup();
             wg.add(1);
@@ -121,16 +168,64 @@ class WaitGroupTest {
             });
             Threads.until("a waiter", () -> wg.toString().contains("waiters=1"));
             wg.done();
-            wg.add(1); // misuse: the waiter has not returned yet
-            waiter.result().handle((v, t) -> null).get(Threads.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            if (waiter.result().isCompletedExceptionally()) {
-                Throwable t = failure(waiter.result());
-                assertInstanceOf(IllegalStateException.class, t);
-                assertEquals("WaitGroup is reused before previous await has returned", t.getMessage());
-                return;
-            }
+            wg.add(1); // the next round starts before the waiter has returned
+            assertEquals("returned", get(waiter));
+            assertEquals("[count=1, waiters=0]", wg.toString().substring(wg.toString().indexOf('[')));
+            assertFalse(wg.await(0, TimeUnit.NANOSECONDS), "the next round is not over");
+            wg.done();
+            assertTrue(wg.await(0, TimeUnit.NANOSECONDS));
         }
-        throw new AssertionError("reuse never detected in 1000 rounds");
+    }
+
+    /**
+     * A round whose last done() has counted its waiter but not released it yet (that thread is
+     * held at the group's lock): the next round's add and a waiter that gives up meanwhile do not
+     * wait for it, and whichever gets the lock first completes the release. The waiter's wait
+     * succeeded (await returns normally with the interrupt status set), the next round counts
+     * exactly its own task, and nobody is left queued.
+     */
+    @Test
+    void pendingReleaseIsCompletedByWhoeverComesFirst() throws Exception {
+        WaitGroup wg = new WaitGroup();
+        wg.add(1);
+        var waiter = start(() -> {
+            wg.await();
+            return Thread.currentThread().isInterrupted() ? "released, interrupted" : "released";
+        });
+        Threads.until("a waiter", () -> wg.toString().contains("waiters=1"));
+        Threads.untilParked(waiter.thread());
+        SpinLock lock = lockOf(wg);
+        Threads.Task<String> releaser;
+        Threads.Task<String> adder;
+        lock.lock();
+        try {
+            releaser = start(() -> {
+                wg.done();
+                return "done";
+            });
+            Threads.until("the round ends", () -> wg.toString().contains("[count=0, waiters=1]"));
+            adder = start(() -> {
+                wg.add(1);
+                return "added";
+            });
+            waiter.thread().interrupt();
+            Threads.until("the waiter gives up", () -> waiter.thread().getState() == Thread.State.RUNNABLE);
+        } finally {
+            lock.unlock();
+        }
+        assertEquals("released, interrupted", get(waiter));
+        assertEquals("done", get(releaser));
+        assertEquals("added", get(adder));
+        assertEquals("[count=1, waiters=0]", wg.toString().substring(wg.toString().indexOf('[')));
+        wg.done();
+        assertTrue(wg.await(0, TimeUnit.NANOSECONDS));
+    }
+
+    /** The lock that guards a group's waiters (the group has had a waiter). */
+    private static SpinLock lockOf(WaitGroup wg) throws ReflectiveOperationException {
+        VarHandle queue = MethodHandles.privateLookupIn(WaitGroup.class, MethodHandles.lookup())
+                .findVarHandle(WaitGroup.class, "queue", WaitQueue.class);
+        return ((WaitQueue) queue.getAcquire(wg)).lock;
     }
 
     @Test
@@ -144,6 +239,16 @@ class WaitGroupTest {
         assertTrue(wg.toString().endsWith("[count=1, waiters=0]"), wg.toString());
         wg.done();
         assertTrue(wg.await(0, TimeUnit.NANOSECONDS));
+    }
+
+    /** The most negative timeouts time out at once: the deadline must not overflow into centuries. */
+    @Test
+    void mostNegativeTimeoutsTimeOutAtOnce() {
+        WaitGroup wg = new WaitGroup();
+        wg.add(1);
+        assertFalse(get(start(() -> wg.await(Long.MIN_VALUE, TimeUnit.NANOSECONDS))));
+        assertFalse(get(start(() -> wg.await(Long.MIN_VALUE, TimeUnit.DAYS))));
+        assertEquals("[count=1, waiters=0]", wg.toString().substring(wg.toString().indexOf('[')));
     }
 
     @Test
@@ -204,6 +309,44 @@ class WaitGroupTest {
         Threads.until("a waiter", () -> wg.toString().contains("waiters=1"));
         wg.done();
         assertTrue(get(waiter.result()));
+    }
+
+    /**
+     * A monitor polls await with short timeouts while rounds follow each other back to back (the
+     * last done() of a round, then at once the add(1) of the next). A poll whose timeout expires
+     * as its round ends must leave without touching the next round: no exception on either side,
+     * and the counter exact at the end. Timeouts and task lengths sweep a range of microseconds so
+     * that some polls expire just as a round ends.
+     */
+    @Test
+    void monitorPollingWithTimeoutsLeavesTheNextRoundIntact() throws Exception {
+        WaitGroup wg = new WaitGroup();
+        AtomicBoolean stop = new AtomicBoolean();
+        var monitor = start(() -> {
+            int polls = 0;
+            for (int i = 0; !stop.get(); i++) {
+                wg.await(1_000L + (i % 64) * 1_000L, TimeUnit.NANOSECONDS);
+                polls++;
+            }
+            return polls;
+        });
+        try {
+            wg.add(1);
+            for (int round = 0; round < 20_000; round++) {
+                long until = System.nanoTime() + 1_000L + (round % 61) * 1_000L;
+                while (System.nanoTime() - until < 0L) {
+                    Thread.onSpinWait(); // the task's work
+                }
+                wg.done();
+                wg.add(1);
+            }
+        } finally {
+            stop.set(true);
+        }
+        assertTrue(get(monitor) > 0);
+        assertEquals("[count=1, waiters=0]", wg.toString().substring(wg.toString().indexOf('[')));
+        wg.done();
+        assertTrue(wg.await(0, TimeUnit.NANOSECONDS));
     }
 
     @Test
