@@ -18,12 +18,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The {@link ExecutorService} members that {@link Pool} and {@link MultiPool} share: {@code invokeAll} and
- * {@code invokeAny}, for a pool whose {@code execute} blocks the submitter while every worker is busy (where the
- * JDK's executors queue the task).
+ * The {@link ExecutorService} members that {@link Pool} and {@link MultiPool} share: {@code invokeAll},
+ * {@code invokeAny} and {@code close}, for a pool whose {@code execute} blocks the submitter while every worker
+ * is busy (where the JDK's executors queue the task).
  *
- * <p>Implementation notes. The algorithms are {@link java.util.concurrent.AbstractExecutorService}'s, with two
- * changes that ants' blocking hand-off calls for:
+ * <p>Implementation notes. The algorithms are {@link java.util.concurrent.AbstractExecutorService}'s and the
+ * default {@link ExecutorService#close()}'s, with three changes for ants' pools:
  * <ul>
  * <li>The timed forms hand each task over with the pool's bounded hand-off ({@link PoolCore#trySubmit},
  *     {@link MultiPoolCore#trySubmit}) against the call's deadline, not with {@code execute}, which would wait
@@ -33,6 +33,9 @@ import java.util.concurrent.TimeoutException;
  *     {@link PoolOverloadException}, as {@code execute} would.</li>
  * <li>A hand-off interrupted while it waits for a worker throws {@link InterruptedException}, the contract's
  *     exception for an interrupted wait, instead of {@code execute}'s {@link RejectedExecutionException}.</li>
+ * <li>{@code close} waits through {@link CloseWait} rather than {@code awaitTermination}, so that a task
+ *     closing its own pool does not wait for itself (the pool cannot terminate before that task returns), as the
+ *     default {@code close} would, forever.</li>
  * </ul>
  * Every task is wrapped in a {@link FutureTask} before any is handed over, so a null task throws
  * {@link NullPointerException} before anything runs. {@code invokeAny} hands the tasks over one at a time and
@@ -51,12 +54,21 @@ final class ExecutorSupport {
         boolean trySubmit(Object payload, long nanos);
     }
 
+    /** The wait of {@code close}: {@link PoolCore#awaitClose} or {@link MultiPoolCore#awaitClose}. */
+    @FunctionalInterface
+    interface CloseWait {
+        /** Waits at most {@code nanos} for the shut-down pool to be done; true if it is. */
+        boolean await(long nanos) throws InterruptedException;
+    }
+
     private final ExecutorService pool;
     private final TimedHandOff timedHandOff;
+    private final CloseWait closeWait;
 
-    ExecutorSupport(ExecutorService pool, TimedHandOff timedHandOff) {
+    ExecutorSupport(ExecutorService pool, TimedHandOff timedHandOff, CloseWait closeWait) {
         this.pool = pool;
         this.timedHandOff = timedHandOff;
+        this.closeWait = closeWait;
     }
 
     <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
@@ -79,6 +91,33 @@ final class ExecutorSupport {
     <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
         return invokeAny(tasks, true, System.nanoTime() + unit.toNanos(timeout));
+    }
+
+    /**
+     * {@link ExecutorService#close()}: shuts the pool down and waits through {@link CloseWait}; an interrupt
+     * calls {@code shutdownNow} once and is re-asserted before returning.
+     */
+    void close() {
+        if (pool.isTerminated()) {
+            return;
+        }
+        pool.shutdown();
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                if (closeWait.await(TimeUnit.DAYS.toNanos(1))) {
+                    break;
+                }
+            } catch (InterruptedException e) {
+                if (!interrupted) {
+                    pool.shutdownNow();
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, boolean timed, long deadline)

@@ -45,7 +45,7 @@ public final class MultiPool extends AbstractExecutorService implements WorkerPo
 
     private MultiPool(int pools, int sizePerPool, LoadBalancing lb, PoolOptions options) {
         this.core = new MultiPoolCore("MultiPool", pools, sizePerPool, lb, options, t -> ((Runnable) t).run());
-        this.executorSupport = new ExecutorSupport(this, core::trySubmit);
+        this.executorSupport = new ExecutorSupport(this, core::trySubmit, core::awaitClose);
     }
 
     /**
@@ -267,6 +267,20 @@ public final class MultiPool extends AbstractExecutorService implements WorkerPo
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
         return executorSupport.invokeAny(tasks, timeout, unit);
+    }
+
+    /**
+     * As {@link Pool#close()}: shuts every sub-pool down and waits until the multi-pool has terminated; an
+     * interrupt calls {@link #shutdownNow()} once and is kept. Called from a task running on this multi-pool, it
+     * waits until every other task (in any sub-pool) has ended and returns; the multi-pool terminates once the
+     * calling task returns.
+     *
+     * <p>Memory consistency effects: the actions of every task of the multi-pool, other than the calling one,
+     * happen-before {@code close} returns.
+     */
+    @Override
+    public void close() {
+        executorSupport.close();
     }
 
     @Override

@@ -290,4 +290,20 @@ final class MultiPoolCore {
         }
         return ok;
     }
+
+    /**
+     * Waits as {@code ExecutorService.close} must: on every sub-pool as {@link PoolCore#awaitClose} (so a task
+     * closing its multi-pool waits for every task but its own), against one deadline.
+     *
+     * @return false if that did not happen within {@code nanos}
+     */
+    boolean awaitClose(long nanos) throws InterruptedException {
+        long deadline = System.nanoTime() + nanos;
+        for (PoolCore p : pools) {
+            if (!p.awaitClose(deadline - System.nanoTime())) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

@@ -57,7 +57,8 @@ import java.util.concurrent.TimeoutException;
  * <p>Life cycle: {@link #release()} is {@link #shutdown()}; {@link #shutdownNow()} also interrupts the running
  * tasks and returns an empty list (tasks are never queued); {@link #releaseTimeout} and
  * {@link #awaitTermination} wait until no thread of the pool is alive; {@link #close()} (try-with-resources)
- * shuts down and waits; {@link #reboot()} reopens a closed pool.
+ * shuts down and waits, also when called from one of the pool's own tasks; {@link #reboot()} reopens a closed
+ * pool.
  *
  * <p>As an {@link java.util.concurrent.ExecutorService}, a pool meets the interface's contract, and differs from
  * the JDK's executors only where ants' hand-off does, since there is no task queue:
@@ -82,7 +83,7 @@ public final class Pool extends AbstractExecutorService implements WorkerPool {
     private Pool(int capacity, PoolOptions options) {
         this.core = new PoolCore("Pool", capacity, options, task -> ((Runnable) task).run(),
                 new SpinningWorkers());
-        this.executorSupport = new ExecutorSupport(this, core::trySubmit);
+        this.executorSupport = new ExecutorSupport(this, core::trySubmit, core::awaitClose);
     }
 
     /**
@@ -301,6 +302,25 @@ public final class Pool extends AbstractExecutorService implements WorkerPool {
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
         return executorSupport.invokeAny(tasks, timeout, unit);
+    }
+
+    /**
+     * Shuts the pool down and waits until it has terminated ({@link java.util.concurrent.ExecutorService#close()}).
+     * If interrupted while waiting, calls {@link #shutdownNow()} once, goes on waiting, and returns with the
+     * interrupt status set. Returns at once on a terminated pool, so calling it again is harmless.
+     *
+     * <p>Called from a task running on this pool, {@code close} cannot wait for the pool to terminate, since that
+     * needs the calling task to end: it shuts the pool down, waits until every other task has ended, and returns;
+     * the pool terminates once the calling task returns. (A JDK executor's {@code close} waits for the calling
+     * task forever.) An interrupt then calls {@link #shutdownNow()} as above, which interrupts the calling task
+     * too; its interrupt status is set when {@code close} returns either way.
+     *
+     * <p>Memory consistency effects: the actions of every task of the pool, other than the calling one,
+     * happen-before {@code close} returns.
+     */
+    @Override
+    public void close() {
+        executorSupport.close();
     }
 
     /** Same as {@link #isClosed()}. */

@@ -834,4 +834,88 @@ class ExecutorServiceConformanceTest {
             }
         }
     }
+
+    /**
+     * A task that closes its own pool cannot wait for itself: close shuts the pool down, waits for every other
+     * task (on a multi-pool: in its own sub-pool and in the others), and returns; the pool terminates when the
+     * closing task returns. The inherited close waited for the closing task itself, forever.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void closeFromInsideATaskWaitsForEveryOtherTaskThenReturns(Kind kind) throws Exception {
+        ExecutorService es = kind.make(3);
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(2);
+        AtomicInteger othersDone = new AtomicInteger();
+        try {
+            for (int i = 0; i < 2; i++) { // on a round-robin multi-pool: one in each sub-pool
+                es.execute(() -> {
+                    started.countDown();
+                    block(gate);
+                    othersDone.incrementAndGet();
+                });
+            }
+            await(started);
+            Future<Integer> closer = es.submit(() -> {
+                es.close();
+                return othersDone.get();
+            });
+            eventually("close shuts the pool down", es::isShutdown);
+            assertFalse(closer.isDone(), "close returned while other tasks still ran");
+            gate.countDown();
+            assertEquals(2, closer.get(WAIT.toMillis(), MILLISECONDS), "close returned before the other tasks ended");
+            assertTrue(es.awaitTermination(WAIT.toMillis(), MILLISECONDS));
+            assertTrue(es.isTerminated());
+            assertTimeoutPreemptively(BOUND, es::close);
+        } finally {
+            gate.countDown();
+            terminate(es);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void closeFromInsideTheOnlyTaskReturnsAtOnce(Kind kind) throws Exception {
+        ExecutorService es = kind.make(1);
+        try {
+            Future<Boolean> closer = es.submit(() -> {
+                es.close();
+                return es.isShutdown();
+            });
+            assertTrue(closer.get(WAIT.toMillis(), MILLISECONDS));
+            assertTrue(es.awaitTermination(WAIT.toMillis(), MILLISECONDS));
+        } finally {
+            terminate(es);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void interruptedCloseFromInsideATaskInterruptsTheOthersAndKeepsTheInterruptStatus(Kind kind)
+            throws Exception {
+        ExecutorService es = kind.make(2);
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        AtomicBoolean stillInterrupted = new AtomicBoolean();
+        try {
+            es.submit(blocker(started, gate, interrupted));
+            await(started);
+            Future<?> closer = es.submit(() -> {
+                es.close();
+                stillInterrupted.set(Thread.currentThread().isInterrupted());
+                closed.countDown();
+            });
+            eventually("close shuts the pool down", es::isShutdown);
+            closer.cancel(true); // interrupts the closing task
+            await(interrupted);
+            await(closed);
+            assertTrue(stillInterrupted.get());
+            assertTrue(es.awaitTermination(WAIT.toMillis(), MILLISECONDS));
+        } finally {
+            gate.countDown();
+            terminate(es);
+        }
+    }
 }
