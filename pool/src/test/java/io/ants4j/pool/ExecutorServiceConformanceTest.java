@@ -93,6 +93,10 @@ class ExecutorServiceConformanceTest {
         return (WorkerPool) es;
     }
 
+    private static PoolStats stats(ExecutorService es) {
+        return es instanceof Pool p ? p.stats() : ((MultiPool) es).stats();
+    }
+
     /** Occupies every worker with a task that waits for the returned gate; returns once all run. */
     private static CountDownLatch fill(ExecutorService es) {
         int n = counts(es).cap();
@@ -256,6 +260,7 @@ class ExecutorServiceConformanceTest {
             es.shutdown();
             assertTrue(es.awaitTermination(WAIT.toMillis(), MILLISECONDS));
             assertEquals(0, ran.get(), "a task cancelled before it reached a worker never runs");
+            assertEquals(1, stats(es).rejected(), "the hand-off that timed out counts as one rejection");
         } finally {
             gate.countDown();
             terminate(es);
@@ -378,6 +383,7 @@ class ExecutorServiceConformanceTest {
             es.shutdown();
             assertTrue(es.awaitTermination(WAIT.toMillis(), MILLISECONDS));
             assertEquals(0, ran.get(), "a task that never reached a worker never runs");
+            assertEquals(1, stats(es).rejected(), "the hand-off that timed out counts as one rejection");
         } finally {
             gate.countDown();
             terminate(es);
