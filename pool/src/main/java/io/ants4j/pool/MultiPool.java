@@ -1,9 +1,13 @@
 package io.ants4j.pool;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,13 +30,22 @@ import java.util.concurrent.TimeoutException;
  * {@link #release()} closes all sub-pools; {@link #releaseTimeout} closes them at once and waits for all of them
  * against one deadline, reporting every sub-pool that timed out in one {@link TimeoutException}.
  *
+ * <p>As an {@link java.util.concurrent.ExecutorService}, a multi-pool differs from the JDK's executors where a
+ * {@link Pool} does (see there): {@link #execute}, and {@code submit}, {@link #invokeAll} and {@link #invokeAny}
+ * through it, blocks the submitter while the chosen sub-pool's workers are all busy instead of queueing the task;
+ * the timed {@code invokeAll} and {@code invokeAny} wait for a worker only until their deadline;
+ * {@link #shutdown} rejects the submitters still blocked; {@link #shutdownNow} returns an empty list. A
+ * {@linkplain PoolOptions#maxBlockingTasks() maxBlockingTasks} limit holds per sub-pool.
+ *
  * <p>Memory consistency effects: as {@link Pool}: actions before {@link #execute} happen-before the task runs.
  */
 public final class MultiPool extends AbstractExecutorService implements WorkerPool {
     private final MultiPoolCore core;
+    private final ExecutorSupport executorSupport;
 
     private MultiPool(int pools, int sizePerPool, LoadBalancing lb, PoolOptions options) {
         this.core = new MultiPoolCore("MultiPool", pools, sizePerPool, lb, options, t -> ((Runnable) t).run());
+        this.executorSupport = new ExecutorSupport(this, core::trySubmit, core::awaitClose);
     }
 
     /**
@@ -65,7 +78,8 @@ public final class MultiPool extends AbstractExecutorService implements WorkerPo
     }
 
     /**
-     * Runs {@code task} on a worker of the sub-pool the strategy picks.
+     * Runs {@code task} on a worker of the sub-pool the strategy picks, blocking while no worker of it is free
+     * unless the options forbid it (where a JDK executor would queue the task and return).
      *
      * @param task the task
      * @throws NullPointerException       if {@code task} is null
@@ -174,14 +188,99 @@ public final class MultiPool extends AbstractExecutorService implements WorkerPo
     }
 
     /**
-     * Releases every sub-pool and interrupts the running tasks.
+     * Releases every sub-pool and interrupts the running tasks. A task that does not respond to interrupts runs
+     * on; submitters blocked waiting for a worker are rejected with {@link PoolClosedException}.
      *
-     * @return an empty list: tasks are never queued
+     * @return an empty list: tasks are never queued, so none is waiting to run
      */
     @Override
     public List<Runnable> shutdownNow() {
         core.shutdownNow();
         return List.of();
+    }
+
+    /**
+     * As {@link Pool#invokeAll(Collection)}: hands the tasks over one by one as {@link #execute} does, waiting for
+     * a worker while the chosen sub-pool is full.
+     *
+     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks; the tasks
+     *                                    not done are cancelled
+     * @throws NullPointerException       if {@code tasks} or one of them is null; then no task runs
+     * @throws RejectedExecutionException as {@link #execute} throws it; the tasks not done are cancelled
+     */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+        return executorSupport.invokeAll(tasks);
+    }
+
+    /**
+     * As {@link Pool#invokeAll(Collection, long, TimeUnit)}: waits for a worker only until the deadline (on the
+     * sub-pool the strategy picks; round robin then looks once more on the least-running one), cancels what is
+     * not done at the deadline, and never overruns the timeout by waiting for a worker.
+     *
+     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks; the tasks
+     *                                    not done are cancelled
+     * @throws NullPointerException       if {@code tasks}, one of them, or {@code unit} is null; then no task
+     *                                    runs
+     * @throws RejectedExecutionException {@link PoolClosedException} if the multi-pool is closed, or
+     *                                    {@link PoolOverloadException} if {@linkplain
+     *                                    PoolOptions#maxBlockingTasks() maxBlockingTasks} submitters already
+     *                                    wait; the tasks not done are cancelled
+     */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException {
+        return executorSupport.invokeAll(tasks, timeout, unit);
+    }
+
+    /**
+     * As {@link Pool#invokeAny(Collection)}: returns the result of a task that completed normally and cancels
+     * the others, handing the tasks over one at a time as {@link #execute} does.
+     *
+     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks
+     * @throws ExecutionException         if every task failed (its cause is one of the failures)
+     * @throws IllegalArgumentException   if {@code tasks} is empty
+     * @throws NullPointerException       if {@code tasks} or one of them is null; then no task runs
+     * @throws RejectedExecutionException as {@link #execute} throws it
+     */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+        return executorSupport.invokeAny(tasks);
+    }
+
+    /**
+     * As {@link Pool#invokeAny(Collection, long, TimeUnit)}: returns the result of a task that completed
+     * normally before the timeout elapsed and cancels the others, waiting for a worker only until the deadline.
+     *
+     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks
+     * @throws ExecutionException         if every task failed (its cause is one of the failures)
+     * @throws TimeoutException           if no task completed normally before the timeout elapsed
+     * @throws IllegalArgumentException   if {@code tasks} is empty
+     * @throws NullPointerException       if {@code tasks}, one of them, or {@code unit} is null; then no task
+     *                                    runs
+     * @throws RejectedExecutionException {@link PoolClosedException} if the multi-pool is closed, or
+     *                                    {@link PoolOverloadException} if {@linkplain
+     *                                    PoolOptions#maxBlockingTasks() maxBlockingTasks} submitters already
+     *                                    wait
+     */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return executorSupport.invokeAny(tasks, timeout, unit);
+    }
+
+    /**
+     * As {@link Pool#close()}: shuts every sub-pool down and waits until the multi-pool has terminated; an
+     * interrupt calls {@link #shutdownNow()} once and is kept. Called from a task running on this multi-pool, it
+     * waits until every other task (in any sub-pool) has ended and returns; the multi-pool terminates once the
+     * calling task returns.
+     *
+     * <p>Memory consistency effects: the actions of every task of the multi-pool, other than the calling one,
+     * happen-before {@code close} returns.
+     */
+    @Override
+    public void close() {
+        executorSupport.close();
     }
 
     @Override

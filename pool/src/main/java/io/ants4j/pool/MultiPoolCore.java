@@ -259,4 +259,51 @@ final class MultiPoolCore {
                 + ", cap=" + cap() + ", running=" + running() + ", waiting=" + waiting()
                 + ", completed=" + s.completed() + ", failed=" + s.failed() + ", rejected=" + s.rejected() + ']';
     }
+
+    // ------------------------------------------------------------------------------------------ ExecutorService
+
+    /**
+     * Like {@link #submit} but waits at most {@code nanos} for a worker of the chosen sub-pool (as
+     * {@link PoolCore#trySubmit}); round robin then looks once more on the least-running sub-pool, with the time
+     * left. Counts one rejection if the payload was not handed over.
+     *
+     * @return whether the payload was handed to a worker
+     */
+    boolean trySubmit(Object payload, long nanos) {
+        boolean ok;
+        try {
+            if (state.get() == CLOSED) {
+                throw new PoolClosedException();
+            }
+            long deadline = System.nanoTime() + nanos;
+            ok = pools[next(lb)].dispatch(payload, true, nanos);
+            if (!ok && lb == LoadBalancing.ROUND_ROBIN) {
+                ok = pools[next(LoadBalancing.LEAST_TASKS)].dispatch(payload, true,
+                        Math.max(0L, deadline - System.nanoTime()));
+            }
+        } catch (RejectedExecutionException e) {
+            rejected.increment();
+            throw e;
+        }
+        if (!ok) {
+            rejected.increment();
+        }
+        return ok;
+    }
+
+    /**
+     * Waits as {@code ExecutorService.close} must: on every sub-pool as {@link PoolCore#awaitClose} (so a task
+     * closing its multi-pool waits for every task but its own), against one deadline.
+     *
+     * @return false if that did not happen within {@code nanos}
+     */
+    boolean awaitClose(long nanos) throws InterruptedException {
+        long deadline = System.nanoTime() + nanos;
+        for (PoolCore p : pools) {
+            if (!p.awaitClose(deadline - System.nanoTime())) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

@@ -1,9 +1,13 @@
 package io.ants4j.pool;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -53,14 +57,33 @@ import java.util.concurrent.TimeoutException;
  * <p>Life cycle: {@link #release()} is {@link #shutdown()}; {@link #shutdownNow()} also interrupts the running
  * tasks and returns an empty list (tasks are never queued); {@link #releaseTimeout} and
  * {@link #awaitTermination} wait until no thread of the pool is alive; {@link #close()} (try-with-resources)
- * shuts down and waits; {@link #reboot()} reopens a closed pool.
+ * shuts down and waits, also when called from one of the pool's own tasks; {@link #reboot()} reopens a closed
+ * pool.
+ *
+ * <p>As an {@link java.util.concurrent.ExecutorService}, a pool meets the interface's contract, and differs from
+ * the JDK's executors only where ants' hand-off does, since there is no task queue:
+ * <ul>
+ * <li>{@link #execute}, and {@link #submit}, {@link #invokeAll} and {@link #invokeAny} through it, blocks the
+ *     submitter while every worker is busy, where a {@code ThreadPoolExecutor} would queue the task; a
+ *     {@linkplain PoolOptions#nonblocking() non-blocking} pool, or one where {@linkplain
+ *     PoolOptions#maxBlockingTasks() maxBlockingTasks} submitters already wait, rejects it with
+ *     {@link PoolOverloadException} instead. The timed {@code invokeAll} and {@code invokeAny} wait for a worker
+ *     only until their deadline, as {@link #tryExecute} does (so also in a non-blocking pool).</li>
+ * <li>{@link #shutdown} rejects the submitters still blocked, with {@link PoolClosedException}, where a
+ *     {@code ThreadPoolExecutor} would run their queued tasks; {@link #shutdownNow} returns an empty list.</li>
+ * </ul>
+ * The {@code Future}s of {@link #submit}, {@link #invokeAll} and {@link #invokeAny} are {@link
+ * java.util.concurrent.FutureTask}s: {@code cancel(true)} interrupts the worker running the task, and the
+ * worker clears that interrupt before it takes its next task.
  */
 public final class Pool extends AbstractExecutorService implements WorkerPool {
     private final PoolCore core;
+    private final ExecutorSupport executorSupport;
 
     private Pool(int capacity, PoolOptions options) {
         this.core = new PoolCore("Pool", capacity, options, task -> ((Runnable) task).run(),
                 new SpinningWorkers());
+        this.executorSupport = new ExecutorSupport(this, core::trySubmit, core::awaitClose);
     }
 
     /**
@@ -88,7 +111,8 @@ public final class Pool extends AbstractExecutorService implements WorkerPool {
 
     /**
      * Runs {@code task} on a worker (ants' {@code Submit}), blocking while no worker is free unless the options
-     * forbid it.
+     * forbid it. Where a JDK executor would queue the task and return, this call waits until a worker takes it:
+     * the pool has no queue.
      *
      * @param task the task
      * @throws NullPointerException       if {@code task} is null
@@ -193,14 +217,110 @@ public final class Pool extends AbstractExecutorService implements WorkerPool {
     }
 
     /**
-     * Releases the pool and interrupts the running tasks.
+     * Releases the pool and interrupts the running tasks. A task that does not respond to interrupts runs on;
+     * submitters blocked waiting for a worker are rejected with {@link PoolClosedException}.
      *
-     * @return an empty list: the pool never queues tasks
+     * @return an empty list: the pool never queues tasks, so none is waiting to run
      */
     @Override
     public List<Runnable> shutdownNow() {
         core.shutdownNow();
         return List.of();
+    }
+
+    /**
+     * Runs every task and waits until all are done. The tasks are handed over one by one as {@link #execute}
+     * does: while every worker is busy, the call waits for a worker before it hands over the next task.
+     *
+     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks; the tasks
+     *                                    not done are cancelled
+     * @throws NullPointerException       if {@code tasks} or one of them is null; then no task runs
+     * @throws RejectedExecutionException as {@link #execute} throws it ({@link PoolClosedException},
+     *                                    {@link PoolOverloadException}); the tasks not done are cancelled
+     */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+        return executorSupport.invokeAll(tasks);
+    }
+
+    /**
+     * Runs every task and waits until all are done or the timeout elapses, then cancels the tasks not done. The
+     * tasks are handed over one by one, waiting for a worker only until the deadline as {@link #tryExecute} does
+     * (so also in a {@linkplain PoolOptions#nonblocking() non-blocking} pool): a task that gets no worker in time
+     * is cancelled without running, and the call never overruns its timeout by waiting for a worker.
+     *
+     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks; the tasks
+     *                                    not done are cancelled
+     * @throws NullPointerException       if {@code tasks}, one of them, or {@code unit} is null; then no task
+     *                                    runs
+     * @throws RejectedExecutionException {@link PoolClosedException} if the pool is closed, or
+     *                                    {@link PoolOverloadException} if {@linkplain
+     *                                    PoolOptions#maxBlockingTasks() maxBlockingTasks} submitters already
+     *                                    wait; the tasks not done are cancelled
+     */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException {
+        return executorSupport.invokeAll(tasks, timeout, unit);
+    }
+
+    /**
+     * Returns the result of a task that completed normally, and cancels the others. The tasks are handed over
+     * one at a time, and only while none has completed normally; while every worker is busy, handing over the
+     * next one waits for a worker as {@link #execute} does.
+     *
+     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks
+     * @throws ExecutionException         if every task failed (its cause is one of the failures)
+     * @throws IllegalArgumentException   if {@code tasks} is empty
+     * @throws NullPointerException       if {@code tasks} or one of them is null; then no task runs
+     * @throws RejectedExecutionException as {@link #execute} throws it ({@link PoolClosedException},
+     *                                    {@link PoolOverloadException})
+     */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+        return executorSupport.invokeAny(tasks);
+    }
+
+    /**
+     * Returns the result of a task that completed normally before the timeout elapsed, and cancels the others.
+     * The tasks are handed over one at a time, and only while none has completed normally, each waiting for a
+     * worker only until the deadline as {@link #tryExecute} does (so also in a {@linkplain PoolOptions#nonblocking()
+     * non-blocking} pool): the call never overruns its timeout by waiting for a worker.
+     *
+     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks
+     * @throws ExecutionException         if every task failed (its cause is one of the failures)
+     * @throws TimeoutException           if no task completed normally before the timeout elapsed
+     * @throws IllegalArgumentException   if {@code tasks} is empty
+     * @throws NullPointerException       if {@code tasks}, one of them, or {@code unit} is null; then no task
+     *                                    runs
+     * @throws RejectedExecutionException {@link PoolClosedException} if the pool is closed, or
+     *                                    {@link PoolOverloadException} if {@linkplain
+     *                                    PoolOptions#maxBlockingTasks() maxBlockingTasks} submitters already
+     *                                    wait
+     */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return executorSupport.invokeAny(tasks, timeout, unit);
+    }
+
+    /**
+     * Shuts the pool down and waits until it has terminated ({@link java.util.concurrent.ExecutorService#close()}).
+     * If interrupted while waiting, calls {@link #shutdownNow()} once, goes on waiting, and returns with the
+     * interrupt status set. Returns at once on a terminated pool, so calling it again is harmless.
+     *
+     * <p>Called from a task running on this pool, {@code close} cannot wait for the pool to terminate, since that
+     * needs the calling task to end: it shuts the pool down, waits until every other task has ended, and returns;
+     * the pool terminates once the calling task returns. (A JDK executor's {@code close} waits for the calling
+     * task forever.) An interrupt then calls {@link #shutdownNow()} as above, which interrupts the calling task
+     * too; its interrupt status is set when {@code close} returns either way.
+     *
+     * <p>Memory consistency effects: the actions of every task of the pool, other than the calling one,
+     * happen-before {@code close} returns.
+     */
+    @Override
+    public void close() {
+        executorSupport.close();
     }
 
     /** Same as {@link #isClosed()}. */

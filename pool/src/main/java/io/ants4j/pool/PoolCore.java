@@ -761,4 +761,63 @@ final class PoolCore {
             lock.unlock();
         }
     }
+
+    // ------------------------------------------------------------------------------------------ ExecutorService
+
+    /**
+     * Waits as {@code ExecutorService.close} must once it has shut the pool down: until the pool has terminated
+     * ({@link #awaitTermination}), or, called from a worker thread of this pool (a task closing its own pool),
+     * until no other worker is left, since the caller's worker can only end after the caller's task returns.
+     *
+     * @return false if that did not happen within {@code nanos}
+     */
+    boolean awaitClose(long nanos) throws InterruptedException {
+        Thread self = Thread.currentThread();
+        return isWorkerThread(self) ? awaitOtherWorkers(self, nanos) : awaitTermination(nanos);
+    }
+
+    /** Whether {@code t} is the thread of a live worker of this pool. */
+    boolean isWorkerThread(Thread t) {
+        for (Worker w : live) {
+            if (w.thread() == t) { // a worker's own thread always sees its current thread field
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Waits until the calling worker {@code self} is the only one counted in {@code running}: joins the threads
+     * of the other live workers, then checks the count again. A worker that is counted but has no live thread
+     * to join (being started, or between leaving {@link #live} and giving its count back) is waited for with
+     * {@link Thread#yield()}; that window spans a thread start at most.
+     */
+    private boolean awaitOtherWorkers(Thread self, long nanos) throws InterruptedException {
+        final long deadline = System.nanoTime() + nanos;
+        ArrayList<Thread> others = new ArrayList<>();
+        while (running > 1) {
+            for (Worker w : live) {
+                Thread t = w.thread();
+                if (t != self && t != null && t.isAlive()) {
+                    others.add(t);
+                }
+            }
+            for (Thread t : others) {
+                if (!t.join(Duration.ofNanos(Math.max(0L, deadline - System.nanoTime())))) {
+                    return false;
+                }
+            }
+            if (others.isEmpty()) {
+                if (deadline - System.nanoTime() <= 0L) {
+                    return false;
+                }
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                Thread.yield();
+            }
+            others.clear();
+        }
+        return true;
+    }
 }
