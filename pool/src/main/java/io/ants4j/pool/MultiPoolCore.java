@@ -117,14 +117,11 @@ final class MultiPoolCore {
         return pool(i).running();
     }
 
+    /** The sum of the parts' free slots; never -1, the parts being bounded (sizePerPool and tune are positive). */
     int free() {
         int n = 0;
         for (PoolCore p : pools) {
-            int f = p.free();
-            if (f < 0) {
-                return -1;
-            }
-            n += f;
+            n += p.free();
         }
         return n;
     }

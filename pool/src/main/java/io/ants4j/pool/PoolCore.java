@@ -172,9 +172,10 @@ final class PoolCore {
         return capacity;
     }
 
+    /** {@code -1} only when unlimited; 0, not negative, while running above a tuned-down capacity. */
     int free() {
         int c = capacity;
-        return c < 0 ? -1 : c - running;
+        return c < 0 ? -1 : Math.max(0, c - running);
     }
 
     boolean isClosed() {

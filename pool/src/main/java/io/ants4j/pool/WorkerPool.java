@@ -25,8 +25,9 @@ public interface WorkerPool {
     int running();
 
     /**
-     * Returns how many more workers the pool may start: {@code cap() - running()}, or {@code -1} if the pool
-     * is unlimited.
+     * Returns how many more workers the pool may start: {@code cap() - running()}, or {@code 0} while more
+     * workers run than a {@linkplain #tune tuned-down} capacity allows, or {@code -1} if the pool is unlimited.
+     * A bounded pool never returns a negative number.
      *
      * @return the number of free worker slots, or {@code -1}
      */
