@@ -4,18 +4,117 @@ import static io.ants4j.pool.TestSupport.WAIT;
 import static io.ants4j.pool.TestSupport.await;
 import static io.ants4j.pool.TestSupport.block;
 import static io.ants4j.pool.TestSupport.eventually;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The life cycle of the pools: release, reboot, tune, termination, and their background threads. */
 class LifecycleTest {
 
     private static final PoolOptions NO_PURGE = PoolOptions.builder().disablePurge(true).build();
+
+    /** Sub-pools of the multi-pool races: a walk over this many parts is far longer than a CAS. */
+    private static final int PARTS = 64;
+    private static final int ROUNDS = 20;
+
+    // ---------------------------------------------------------------- multi-pool transitions
+
+    @ParameterizedTest(name = "shutdownNow={0}")
+    @ValueSource(booleans = {false, true})
+    void rebootRacingReleaseNeverLeavesAClosedPartInAnOpenMultiPool(boolean now) throws Exception {
+        for (int round = 0; round < ROUNDS; round++) {
+            MultiPool mp = MultiPool.newMultiPool(PARTS, 1, LoadBalancing.ROUND_ROBIN, NO_PURGE);
+            race(() -> {
+                spinUntil("the release has begun", mp::isClosed);
+                mp.reboot();
+            }, now ? mp::shutdownNow : mp::release);
+            assertFalse(mp.isClosed(), "the reboot came after the release");
+            for (int i = 0; i < PARTS; i++) { // round robin from part 0 after a reboot: one task per part
+                int r = round;
+                int part = i;
+                assertDoesNotThrow(() -> mp.execute(() -> { }),
+                        () -> "round " + r + ": part " + part + " of an open multi-pool is closed");
+            }
+            mp.releaseTimeout(WAIT);
+        }
+    }
+
+    @Test
+    void releaseRacingRebootNeverLeavesAnOpenPartInAClosedMultiPool() throws Exception {
+        for (int round = 0; round < ROUNDS; round++) {
+            MultiPoolWithFunc<Object> mp = MultiPoolWithFunc.newMultiPool(PARTS, 1, x -> { },
+                    LoadBalancing.ROUND_ROBIN, NO_PURGE);
+            mp.release();
+            race(() -> {
+                spinUntil("the reboot has begun", () -> !mp.isClosed());
+                mp.release();
+            }, mp::reboot);
+            assertTrue(mp.isClosed(), "the release came after the reboot");
+            assertTrue(mp.awaitTermination(WAIT.toNanos(), TimeUnit.NANOSECONDS),
+                    "round " + round + ": a closed multi-pool with an open part never terminates");
+        }
+    }
+
+    @Test
+    void tuneRacingTuneLeavesEveryPartTheSameCapacity() throws Exception {
+        for (int round = 0; round < ROUNDS; round++) {
+            MultiPool mp = MultiPool.newMultiPool(PARTS, 1, LoadBalancing.ROUND_ROBIN, NO_PURGE);
+            race(() -> {
+                spinUntil("the first tune has begun", () -> mp.free(0) == 2);
+                mp.tune(3);
+            }, () -> mp.tune(2));
+            for (int i = 0; i < PARTS; i++) { // no worker yet: a part's free slots are its capacity
+                assertEquals(3, mp.free(i), "round " + round + ": capacity of part " + i);
+            }
+            assertEquals(3 * PARTS, mp.cap());
+            mp.releaseTimeout(WAIT);
+        }
+    }
+
+    /**
+     * Runs {@code other} on a new thread and, once that thread runs, {@code mine} on this one; waits for both
+     * and rethrows what {@code other} threw.
+     */
+    private static void race(Runnable other, Runnable mine) throws InterruptedException {
+        CountDownLatch running = new CountDownLatch(1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread t = Thread.ofPlatform().name("racer").start(() -> {
+            running.countDown();
+            try {
+                other.run();
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        await(running);
+        mine.run();
+        t.join(WAIT);
+        assertFalse(t.isAlive(), "the racing thread did not end");
+        if (failure.get() != null) {
+            throw new AssertionError("the racing thread failed", failure.get());
+        }
+    }
+
+    /** Spins, without parking, until {@code condition} holds: the window to hit is microseconds wide. */
+    private static void spinUntil(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.onSpinWait();
+        }
+    }
 
     // ---------------------------------------------------------------- counts across a tune down
 
