@@ -58,23 +58,6 @@ final class PeriodicTask implements Runnable {
         LockSupport.unpark(thread);
     }
 
-    /**
-     * Waits until the thread has ended or the deadline (a {@link System#nanoTime()} value) has passed.
-     *
-     * @return whether the thread has ended
-     */
-    boolean join(long deadline) throws InterruptedException {
-        long rem = deadline - System.nanoTime();
-        if (rem > 0) {
-            thread.join(java.time.Duration.ofNanos(rem));
-        }
-        return !thread.isAlive();
-    }
-
-    boolean isAlive() {
-        return thread.isAlive();
-    }
-
     /** The thread running the task, for the pool to join it once stopped. */
     Thread thread() {
         return thread;

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -53,9 +52,14 @@ import org.jctools.queues.varhandle.MpmcVarHandleArrayQueue;
  *     {@code min(500 ms, expiry / 10)}, so a stamp lags real time by at most a tenth of the expiry.</li>
  * <li><b>Release</b> closes under the lock, stops purger and ticker, stops the idle workers and broadcasts to
  *     waiters, who then throw {@link PoolClosedException}. Busy workers end when their task returns.
- *     Termination = closed and {@code running == 0}; {@link #awaitTermination} then joins the background
- *     threads and the worker threads that have exited, so no thread of the pool is alive when it returns
- *     true.</li>
+ *     <b>Reboot</b> reopens under the lock and starts a new purger and ticker without waiting for the old
+ *     ones to end (that could take as long as a carrier thread stays busy).</li>
+ * <li><b>Termination</b> = closed and {@code running == 0}: every worker has given back its count, so no task
+ *     runs and none will. It does not wait for threads to end: a worker gives back its count as its last
+ *     act, and the purger and ticker are only asked to stop. Every thread the pool lets go (a worker giving
+ *     back its count, a stopped purger or ticker of any generation) is recorded in {@link #exited} under the
+ *     lock first, so {@link #awaitTermination} returns true only when, under the lock, the pool is terminated
+ *     and every recorded thread has ended: no thread of the pool is alive then.</li>
  * </ul>
  * Memory effects: a submitter's actions before {@code dispatch} happen-before its payload runs (slot
  * release/acquire); a task's actions happen-before the {@code running} decrement that lets
@@ -93,13 +97,14 @@ final class PoolCore {
     private final MpmcVarHandleArrayQueue<Worker> workerCache;
     /** Workers with a live thread, for {@code shutdownNow}. */
     private final Set<Worker> live = ConcurrentHashMap.newKeySet();
-    /** Threads of workers that have exited but may not have terminated yet; pruned by the ticker. */
-    private final ConcurrentLinkedQueue<Thread> exited = new ConcurrentLinkedQueue<>();
+    /** Threads let go (exited workers, stopped purgers and tickers) that may not have terminated; lock held. */
+    private final ExitedThreads exited = new ExitedThreads();
 
     private volatile int capacity;
     private volatile int running;
     private volatile int waiting;
     private volatile int state;
+    /** The purger and ticker of the current generation; null when not running. Guarded by the lock. */
     private PeriodicTask purger;
     private PeriodicTask ticker;
 
@@ -146,7 +151,7 @@ final class PoolCore {
         }
     }
 
-    /** Starts purger (unless disabled) and ticker; lock held. */
+    /** Starts purger (unless disabled) and ticker; lock held, pool open. */
     private void startBackground() {
         if (!options.disablePurge() && expiryNanos > 0) {
             ArrayList<Worker> stale = new ArrayList<>();
@@ -462,9 +467,6 @@ final class PoolCore {
 
     private void tick() {
         clock.update(System.nanoTime());
-        if (!exited.isEmpty()) {
-            exited.removeIf(t -> !t.isAlive());
-        }
     }
 
     // ------------------------------------------------------------------------------------------ life cycle
@@ -496,10 +498,7 @@ final class PoolCore {
                 return;
             }
             state = CLOSED;
-            if (purger != null) {
-                purger.stop();
-            }
-            ticker.stop();
+            stopBackground();
             workers.reset();
             cond.broadcast();
             if (running == 0) {
@@ -518,6 +517,21 @@ final class PoolCore {
         }
     }
 
+    /** Stops purger and ticker and records their threads for {@link #awaitTermination}; lock held. */
+    private void stopBackground() {
+        stop(purger);
+        stop(ticker);
+        purger = null;
+        ticker = null;
+    }
+
+    private void stop(PeriodicTask task) {
+        if (task != null) {
+            task.stop();
+            exited.add(task.thread());
+        }
+    }
+
     void reboot() {
         lock.lock();
         try {
@@ -532,60 +546,57 @@ final class PoolCore {
         }
     }
 
+    /** Closed and no worker left (see the class notes); under the lock, so both hold at one instant. */
     boolean isTerminated() {
-        PeriodicTask p;
-        PeriodicTask t;
         lock.lock();
         try {
-            if (state != CLOSED || running != 0) {
-                return false;
-            }
-            p = purger;
-            t = ticker;
+            return state == CLOSED && running == 0;
         } finally {
             lock.unlock();
         }
-        return (p == null || !p.isAlive()) && !t.isAlive();
     }
 
     /**
-     * Waits until the pool is closed, no worker is left, and every thread of the pool (workers, purger,
-     * ticker) has ended.
+     * Waits until the pool has terminated and every thread it let go (workers, purgers and tickers of every
+     * generation) has ended. The threads are joined without the lock, then the pool is checked again, since a
+     * reboot and a release meanwhile may have let more threads go.
      *
      * @return false if that did not happen within {@code nanos}
      */
     boolean awaitTermination(long nanos) throws InterruptedException {
         final long deadline = System.nanoTime() + nanos;
-        PeriodicTask p;
-        PeriodicTask t;
         lock.lock();
         try {
-            while (state != CLOSED || running != 0) {
-                long rem = deadline - System.nanoTime();
-                if (rem <= 0L) {
-                    return false;
+            for (;;) {
+                while (state != CLOSED || running != 0) {
+                    long rem = deadline - System.nanoTime();
+                    if (rem <= 0L) {
+                        return false;
+                    }
+                    termination.await(rem, TimeUnit.NANOSECONDS);
                 }
-                termination.await(rem, TimeUnit.NANOSECONDS);
+                Thread[] alive = exited.alive();
+                if (alive.length == 0) {
+                    return true;
+                }
+                lock.unlock();
+                try {
+                    for (Thread t : alive) {
+                        long rem = deadline - System.nanoTime();
+                        if (rem > 0L) {
+                            t.join(Duration.ofNanos(rem));
+                        }
+                        if (t.isAlive()) {
+                            return false;
+                        }
+                    }
+                } finally {
+                    lock.lock();
+                }
             }
-            p = purger;
-            t = ticker;
         } finally {
             lock.unlock();
         }
-        if ((p != null && !p.join(deadline)) || !t.join(deadline)) {
-            return false;
-        }
-        for (Thread th : exited) {
-            long rem = deadline - System.nanoTime();
-            if (rem > 0L) {
-                th.join(Duration.ofNanos(rem));
-            }
-            if (th.isAlive()) {
-                return false;
-            }
-            exited.remove(th);
-        }
-        return true;
     }
 
     /** Releases, then waits for termination; an interrupt does not cut the wait short but is kept. */
@@ -607,8 +618,26 @@ final class PoolCore {
             Thread.currentThread().interrupt();
         }
         if (!done) {
-            throw new java.util.concurrent.TimeoutException(kind + " did not terminate within " + timeout
-                    + ": " + running + " worker(s) still running");
+            int n = running;
+            throw new java.util.concurrent.TimeoutException(kind + " did not terminate within " + timeout + ": "
+                    + (n > 0 ? n + " worker(s) still running" : "threads of the pool still ending"));
+        }
+    }
+
+    /** The threads of the purger and ticker running now (for the tests: they are virtual, so nothing lists them). */
+    List<Thread> backgroundThreads() {
+        lock.lock();
+        try {
+            List<Thread> threads = new ArrayList<>(2);
+            if (purger != null) {
+                threads.add(purger.thread());
+            }
+            if (ticker != null) {
+                threads.add(ticker.thread());
+            }
+            return threads;
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -4,11 +4,15 @@ import static io.ants4j.pool.TestSupport.WAIT;
 import static io.ants4j.pool.TestSupport.await;
 import static io.ants4j.pool.TestSupport.block;
 import static io.ants4j.pool.TestSupport.eventually;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,6 +30,7 @@ class LifecycleTest {
     /** Sub-pools of the multi-pool races: a walk over this many parts is far longer than a CAS. */
     private static final int PARTS = 64;
     private static final int ROUNDS = 20;
+    private static final int GENERATIONS = 3;
 
     // ---------------------------------------------------------------- multi-pool transitions
 
@@ -114,6 +119,93 @@ class LifecycleTest {
             }
             Thread.onSpinWait();
         }
+    }
+
+    // ---------------------------------------------------------------- termination
+
+    @Test
+    void isTerminatedAsSoonAsShutDownWithoutWorkers() {
+        // The purger and ticker are only asked to stop, and termination does not wait for them; nor is a
+        // pool just made "idle enough": its background threads may not even have started yet.
+        for (int round = 0; round < ROUNDS; round++) {
+            Pool pool = Pool.newPool(2);
+            assertFalse(pool.isTerminated());
+            pool.shutdown();
+            assertTrue(pool.isTerminated(), "round " + round + ": " + pool);
+        }
+        for (int round = 0; round < ROUNDS; round++) {
+            MultiPool mp = MultiPool.newMultiPool(2, 2, LoadBalancing.ROUND_ROBIN);
+            assertFalse(mp.isTerminated());
+            mp.shutdown();
+            assertTrue(mp.isTerminated(), "round " + round + ": " + mp);
+        }
+    }
+
+    @Test
+    void isTerminatedOnceTheLastWorkerHasLeft() throws Exception {
+        for (int round = 0; round < ROUNDS; round++) {
+            Pool pool = Pool.newPool(2);
+            CountDownLatch go = new CountDownLatch(1);
+            CountDownLatch started = new CountDownLatch(1);
+            pool.execute(() -> {
+                started.countDown();
+                block(go);
+            });
+            await(started);
+            pool.shutdown();
+            assertFalse(pool.isTerminated(), "a task still runs");
+            go.countDown();
+            spinUntil("the worker left", () -> pool.running() == 0);
+            assertTrue(pool.isTerminated(), "round " + round + ": " + pool);
+            assertTrue(pool.awaitTermination(WAIT.toNanos(), TimeUnit.NANOSECONDS));
+            assertTrue(pool.isTerminated(), "stays terminated");
+        }
+    }
+
+    @Test
+    void awaitTerminationOutlivesTheThreadsOfEveryGeneration() throws Exception {
+        for (int round = 0; round < ROUNDS; round++) {
+            TestSupport.RecordingFactory factory = new TestSupport.RecordingFactory(Thread.ofVirtual().factory());
+            PoolCore core = core(2, PoolOptions.builder().threadFactory(factory).build());
+            CountDownLatch ran = new CountDownLatch(1);
+            core.submit((Runnable) ran::countDown);
+            await(ran);
+            List<Thread> threads = new ArrayList<>(core.backgroundThreads());
+            for (int gen = 1; gen < GENERATIONS; gen++) {
+                core.release();
+                core.reboot();
+                threads.addAll(core.backgroundThreads());
+            }
+            assertEquals(2 * GENERATIONS, threads.size(), "a purger and a ticker per generation");
+            core.release();
+            assertTrue(core.awaitTermination(WAIT.toNanos()));
+            assertTrue(core.isTerminated());
+            threads.addAll(factory.threads);
+            for (Thread t : threads) {
+                assertFalse(t.isAlive(), "round " + round + ": " + t + " still alive");
+            }
+        }
+    }
+
+    @Test
+    void exitedThreadsForgetsTheTerminatedOnes() throws Exception {
+        ExitedThreads exited = new ExitedThreads();
+        Thread dead = Thread.ofVirtual().start(() -> { });
+        dead.join(WAIT);
+        CountDownLatch go = new CountDownLatch(1);
+        Thread alive = Thread.ofVirtual().start(() -> block(go));
+        exited.add(alive);
+        for (int i = 0; i < 1000; i++) { // prunes along the way
+            exited.add(dead);
+        }
+        assertArrayEquals(new Thread[] {alive}, exited.alive());
+        go.countDown();
+        alive.join(WAIT);
+        assertArrayEquals(new Thread[0], exited.alive());
+    }
+
+    private static PoolCore core(int capacity, PoolOptions options) {
+        return new PoolCore("Pool", capacity, options, task -> ((Runnable) task).run(), new SpinningWorkers());
     }
 
     // ---------------------------------------------------------------- counts across a tune down
