@@ -49,7 +49,8 @@ import org.jctools.queues.varhandle.MpmcVarHandleArrayQueue;
  * <li><b>Purger</b> (every {@code expiryDuration}): cuts the expired prefix off the queue under the lock
  *     (binary search on the stamps), stops those workers after unlocking, and broadcasts to waiters when
  *     nothing is left running. <b>Ticker</b>: refreshes the {@link CachedNanoClock} every
- *     {@code min(500 ms, expiry / 10)}, so a stamp lags real time by at most a tenth of the expiry.</li>
+ *     {@code min(500 ms, expiry / 10)}, so a stamp lags real time by at most a tenth of the expiry. Only the
+ *     purger reads the stamps, so without a purger ({@code disablePurge}) there is no ticker either.</li>
  * <li><b>Release</b> closes under the lock, stops purger and ticker, stops the idle workers and broadcasts to
  *     waiters, who then throw {@link PoolClosedException}. Busy workers end when their task returns.
  *     <b>Reboot</b> reopens under the lock and starts a new purger and ticker without waiting for the old
@@ -151,15 +152,17 @@ final class PoolCore {
         }
     }
 
-    /** Starts purger (unless disabled) and ticker; lock held, pool open. */
+    /**
+     * Starts purger and ticker unless purge is disabled; lock held, pool open. The ticker only keeps the
+     * clock of the idle workers' stamps fresh, and only the purger reads the stamps: a pool that never
+     * purges has no background thread at all.
+     */
     private void startBackground() {
-        if (!options.disablePurge() && expiryNanos > 0) {
-            ArrayList<Worker> stale = new ArrayList<>();
-            purger = PeriodicTask.start("ants4j-purger", expiryNanos, () -> purgeStaleWorkers(stale),
-                    options.logger());
-        } else {
-            purger = null;
+        if (options.disablePurge() || expiryNanos <= 0) {
+            return;
         }
+        ArrayList<Worker> stale = new ArrayList<>();
+        purger = PeriodicTask.start("ants4j-purger", expiryNanos, () -> purgeStaleWorkers(stale), options.logger());
         ticker = PeriodicTask.start("ants4j-ticker", tickNanos, this::tick, options.logger());
     }
 

@@ -121,6 +121,30 @@ class LifecycleTest {
         }
     }
 
+    @Test
+    void withoutAPurgerThereIsNoTicker() throws Exception {
+        // The ticker only refreshes the clock the idle workers' stamps come from, and only the purger reads them.
+        for (PoolOptions options : List.of(NO_PURGE,
+                PoolOptions.builder().disablePurge(true).expiryDuration(Duration.ZERO).build())) {
+            PoolCore core = core(2, options);
+            assertEquals(List.of(), core.backgroundThreads(), options::toString);
+            core.release();
+            core.reboot();
+            assertEquals(List.of(), core.backgroundThreads(), options::toString);
+            core.release();
+            assertTrue(core.awaitTermination(WAIT.toNanos()));
+        }
+        PoolCore purging = core(2, PoolOptions.defaults());
+        List<String> names = new ArrayList<>();
+        for (Thread t : purging.backgroundThreads()) {
+            names.add(t.getName());
+        }
+        assertEquals(List.of("ants4j-purger", "ants4j-ticker"), names);
+        purging.release();
+        assertEquals(List.of(), purging.backgroundThreads());
+        assertTrue(purging.awaitTermination(WAIT.toNanos()));
+    }
+
     // ---------------------------------------------------------------- termination
 
     @Test
