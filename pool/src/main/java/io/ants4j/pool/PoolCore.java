@@ -49,7 +49,8 @@ import org.jctools.queues.varhandle.MpmcVarHandleArrayQueue;
  * <li><b>Purger</b> (every {@code expiryDuration}): cuts the expired prefix off the queue under the lock
  *     (binary search on the stamps), stops those workers after unlocking, and broadcasts to waiters when
  *     nothing is left running. <b>Ticker</b>: refreshes the {@link CachedNanoClock} every
- *     {@code min(500 ms, expiry / 10)}, so a stamp lags real time by at most a tenth of the expiry. Only the
+ *     {@code min(500 ms, expiry / 10)}, so a stamp lags real time by at most a tenth of the expiry; it does
+ *     so under the lock and never backwards, so stamps taken under the lock never decrease. Only the
  *     purger reads the stamps, so without a purger ({@code disablePurge}) there is no ticker either.</li>
  * <li><b>Release</b> closes under the lock, stops purger and ticker, stops the idle workers and broadcasts to
  *     waiters, who then throw {@link PoolClosedException}. Busy workers end when their task returns.
@@ -469,7 +470,24 @@ final class PoolCore {
     }
 
     private void tick() {
-        clock.update(System.nanoTime());
+        lock.lock();
+        try {
+            advanceClockLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Moves the cached clock to now, never backwards; lock held. Workers are stamped from it under the same
+     * lock, so the stamps never decrease along the idle queue (what the purger's binary search relies on),
+     * even when a ticker told to stop by a release is still in its last run after the reboot that follows.
+     */
+    private void advanceClockLocked() {
+        long now = System.nanoTime();
+        if (now - clock.nanoTime() > 0L) {
+            clock.update(now);
+        }
     }
 
     // ------------------------------------------------------------------------------------------ life cycle
@@ -542,7 +560,7 @@ final class PoolCore {
                 return;
             }
             state = OPENED;
-            clock.update(System.nanoTime());
+            advanceClockLocked();
             startBackground();
         } finally {
             lock.unlock();
