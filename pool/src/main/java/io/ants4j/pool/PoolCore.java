@@ -57,8 +57,8 @@ import org.jctools.queues.varhandle.MpmcVarHandleArrayQueue;
  *     <b>Reboot</b> reopens under the lock and starts a new purger and ticker without waiting for the old
  *     ones to end (that could take as long as a carrier thread stays busy).</li>
  * <li><b>Termination</b> = closed and {@code running == 0}: every worker has given back its count, so no task
- *     runs and none will. It does not wait for threads to end: a worker gives back its count as its last
- *     act, and the purger and ticker are only asked to stop. Every thread the pool lets go (a worker giving
+ *     runs and none will. It does not wait for threads to end: a worker gives back its count just before
+ *     its thread ends, and the purger and ticker are only asked to stop. Every thread the pool lets go (a worker giving
  *     back its count, a stopped purger or ticker of any generation) is recorded in {@link #exited} under the
  *     lock first, so {@link #awaitTermination} returns true only when, under the lock, the pool is terminated
  *     and every recorded thread has ended: no thread of the pool is alive then.</li>
