@@ -288,11 +288,32 @@ public final class MultiPool extends AbstractExecutorService implements WorkerPo
         return core.isClosed();
     }
 
+    /**
+     * Returns true if the multi-pool has terminated: it is shut down and no worker is left in any sub-pool,
+     * so every task it accepted has completed. Like {@link Pool#isTerminated()}, it does not wait for threads
+     * to end. Once true, it stays true until {@link #reboot()}.
+     *
+     * <p>Memory consistency effects: when it returns true, the actions of every task the multi-pool ran
+     * happen-before it returns.
+     *
+     * @return whether the multi-pool has terminated
+     */
     @Override
     public boolean isTerminated() {
         return core.isTerminated();
     }
 
+    /**
+     * Blocks until the multi-pool has {@linkplain #isTerminated() terminated} and every thread of every
+     * sub-pool has ended (also those started before a {@link #reboot()}), or the timeout elapses, or the
+     * current thread is interrupted, whichever happens first. On a multi-pool that stays open it waits the
+     * whole timeout.
+     *
+     * @param timeout the longest time to wait
+     * @param unit    the unit of {@code timeout}
+     * @return true if the multi-pool terminated and all its threads ended; false if the timeout elapsed first
+     * @throws InterruptedException if interrupted while waiting
+     */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         return core.awaitTermination(unit.toNanos(timeout));

@@ -8,6 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -18,10 +19,19 @@ import java.util.function.Consumer;
  * <p>Implementation notes. Each sub-pool has its own lock, so N sub-pools cut lock contention N-fold.
  * {@link LoadBalancing#ROUND_ROBIN} takes {@code index.incrementAndGet()} modulo N (unsigned, so the counter
  * may wrap), and when the chosen sub-pool is overloaded retries once on the least-running one, as ants does;
- * {@link LoadBalancing#LEAST_TASKS} scans the {@code running()} counts (a racy but harmless snapshot). The
- * multi-pool's own open/closed state is one atomic word; closing it closes every sub-pool. Rejections are
- * counted here once per submission (the sub-pools' dispatch counts none), completed and failed tasks are
- * summed from the sub-pools.
+ * {@link LoadBalancing#LEAST_TASKS} scans the {@code running()} counts (a racy but harmless snapshot).
+ * Rejections are counted here once per submission (the sub-pools' dispatch counts none), completed and failed
+ * tasks are summed from the sub-pools.
+ *
+ * <p>Life cycle. The multi-pool's own open/closed {@link #state} is read without a lock by the submit path;
+ * the transitions ({@link #release}, {@link #shutdownNow}, {@link #reboot}, {@link #tune}) walk every sub-pool
+ * and are serialized by {@link #lifecycle}, so no two walks interleave: without it a reboot could reopen some
+ * sub-pools while a release closes the others, leaving an open multi-pool with a closed part (execute throws
+ * {@link PoolClosedException}) or a closed one with an open part (it never terminates). Within a walk the
+ * order keeps the submit path right: a release marks the multi-pool closed before closing the sub-pools, a
+ * reboot reopens the sub-pools before marking it open, so a submitter that sees it open finds every sub-pool
+ * open unless a later release is under way (the submission then loses to that release). Invariant, whenever
+ * {@code lifecycle} is free: every sub-pool is closed exactly when the multi-pool is.
  *
  * <p>The sub-pools share one {@linkplain SpinningWorkers fast lane}: a payload goes to whichever sub-pool's
  * worker spins in it, whatever sub-pool the balancing chose, and runs there (counted by that sub-pool). With a
@@ -36,8 +46,13 @@ final class MultiPoolCore {
     private final PoolCore[] pools;
     private final LoadBalancing lb;
     private final AtomicInteger index = new AtomicInteger(-1);
+    /** Open or closed; changed only under {@link #lifecycle}. */
     private final AtomicInteger state = new AtomicInteger(OPENED);
     private final LongAdder rejected = new LongAdder();
+    /** Serializes the life-cycle transitions; never taken on the submit path. */
+    private final ReentrantLock lifecycle = new ReentrantLock();
+    /** Reboots so far; changed under {@link #lifecycle}, read by a wait for termination to notice one. */
+    private volatile int reboots;
 
     MultiPoolCore(String kind, int n, int sizePerPool, LoadBalancing lb, PoolOptions options,
                   Consumer<Object> runner) {
@@ -117,14 +132,11 @@ final class MultiPoolCore {
         return pool(i).running();
     }
 
+    /** The sum of the parts' free slots; never -1, the parts being bounded (sizePerPool and tune are positive). */
     int free() {
         int n = 0;
         for (PoolCore p : pools) {
-            int f = p.free();
-            if (f < 0) {
-                return -1;
-            }
-            n += f;
+            n += p.free();
         }
         return n;
     }
@@ -158,8 +170,13 @@ final class MultiPoolCore {
     }
 
     void tune(int size) {
-        for (PoolCore p : pools) {
-            p.tune(size);
+        lifecycle.lock();
+        try {
+            for (PoolCore p : pools) {
+                p.tune(size);
+            }
+        } finally {
+            lifecycle.unlock();
         }
     }
 
@@ -168,80 +185,132 @@ final class MultiPoolCore {
     }
 
     void release() {
-        if (state.compareAndSet(OPENED, CLOSED)) {
-            for (PoolCore p : pools) {
-                p.release();
-            }
-        }
+        close(false);
     }
 
+    /** Closes like {@link #release} and interrupts the busy workers of every sub-pool, even if already closed. */
     void shutdownNow() {
-        release();
-        for (PoolCore p : pools) {
-            p.shutdownNow();
+        close(true);
+    }
+
+    private void close(boolean interrupt) {
+        lifecycle.lock();
+        try {
+            if (state.get() == CLOSED && !interrupt) {
+                return;
+            }
+            state.set(CLOSED); // first: from now on no submitter passes the check in submit
+            for (PoolCore p : pools) {
+                if (interrupt) {
+                    p.shutdownNow();
+                } else {
+                    p.release();
+                }
+            }
+        } finally {
+            lifecycle.unlock();
         }
     }
 
     /**
      * Releases every sub-pool at once, then waits for all of them against one deadline, so the sub-pools
-     * wind down in parallel; reports every sub-pool still alive at the deadline in one exception.
+     * wind down in parallel; reports every sub-pool still alive at the deadline in one exception. An
+     * interrupt does not cut the wait short but is kept.
      */
     void releaseTimeout(Duration timeout) throws TimeoutException {
         Objects.requireNonNull(timeout, "timeout");
         release();
         long deadline = System.nanoTime() + Pool.nanos(timeout);
-        List<String> late = new ArrayList<>();
+        List<Integer> late;
         boolean interrupted = false;
-        for (int i = 0; i < pools.length; i++) {
-            for (;;) {
-                try {
-                    if (!pools[i].awaitTermination(deadline - System.nanoTime())) {
-                        late.add("pool " + i + ": " + pools[i].running() + " worker(s) still running");
-                    }
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
+        for (;;) {
+            try {
+                late = awaitParts(deadline);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
         if (!late.isEmpty()) {
+            List<String> why = new ArrayList<>(late.size());
+            for (int i : late) {
+                why.add("pool " + i + ": " + pools[i].running() + " worker(s) still running");
+            }
             throw new TimeoutException(kind + " did not terminate within " + timeout + ": "
-                    + String.join(" | ", late));
+                    + String.join(" | ", why));
         }
     }
 
     void reboot() {
-        if (state.compareAndSet(CLOSED, OPENED)) {
-            index.set(-1);
+        lifecycle.lock();
+        try {
+            if (state.get() != CLOSED) {
+                return;
+            }
             for (PoolCore p : pools) {
                 p.reboot();
             }
+            index.set(-1);
+            reboots++; // after the sub-pools: a wait that read the old count sees the change (awaitParts)
+            state.set(OPENED); // last: a submitter that sees the multi-pool open finds every sub-pool open
+        } finally {
+            lifecycle.unlock();
         }
     }
 
+    /** Under {@link #lifecycle}, so the answer holds for all sub-pools at one instant. */
     boolean isTerminated() {
-        if (state.get() != CLOSED) {
-            return false;
-        }
-        for (PoolCore p : pools) {
-            if (!p.isTerminated()) {
+        lifecycle.lock();
+        try {
+            if (state.get() != CLOSED) {
                 return false;
             }
+            for (PoolCore p : pools) {
+                if (!p.isTerminated()) {
+                    return false;
+                }
+            }
+            return true;
+        } finally {
+            lifecycle.unlock();
         }
-        return true;
     }
 
     boolean awaitTermination(long nanos) throws InterruptedException {
-        long deadline = System.nanoTime() + nanos;
-        for (PoolCore p : pools) {
-            if (!p.awaitTermination(deadline - System.nanoTime())) {
-                return false;
+        return awaitParts(System.nanoTime() + nanos).isEmpty();
+    }
+
+    /**
+     * Waits until every sub-pool has terminated with all its threads ended, or the deadline (a
+     * {@link System#nanoTime()} value) has passed. The sub-pools are awaited one after the other; if the
+     * multi-pool was rebooted meanwhile, a sub-pool awaited before the reboot may have started threads again,
+     * so the wait starts over (until the deadline: reboots that keep coming leave every sub-pool unvouched
+     * for). No transition is held up: the sub-pools' own waits do the blocking.
+     *
+     * @return the indexes of the sub-pools not known to have terminated by the deadline; empty if all had
+     */
+    private List<Integer> awaitParts(long deadline) throws InterruptedException {
+        List<Integer> late = new ArrayList<>();
+        for (;;) {
+            int seen = reboots;
+            for (int i = 0; i < pools.length; i++) {
+                if (!pools[i].awaitTermination(deadline - System.nanoTime())) {
+                    late.add(i);
+                }
+            }
+            if (!late.isEmpty() || reboots == seen) {
+                return late;
+            }
+            if (deadline - System.nanoTime() <= 0L) {
+                for (int i = 0; i < pools.length; i++) {
+                    late.add(i);
+                }
+                return late;
             }
         }
-        return state.get() == CLOSED;
     }
 
     PoolStats stats() {

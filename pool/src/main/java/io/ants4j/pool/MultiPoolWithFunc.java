@@ -159,11 +159,18 @@ public final class MultiPoolWithFunc<T> implements WorkerPool {
     }
 
     /**
-     * Waits until every sub-pool is closed and all their threads have ended.
+     * Blocks until the multi-pool has terminated (it is released and no worker is left in any sub-pool, so
+     * every call of the function has returned) and every thread of every sub-pool has ended (also those
+     * started before a {@link #reboot()}), or the timeout elapses, or the current thread is interrupted,
+     * whichever happens first. On a multi-pool that stays open it waits the whole timeout. Once it has
+     * returned true it does so at once until {@link #reboot()}.
+     *
+     * <p>Memory consistency effects: when it returns true, every call of the function happens-before it
+     * returns.
      *
      * @param timeout the longest time to wait
      * @param unit    the unit of {@code timeout}
-     * @return false if the timeout elapsed first
+     * @return true if the multi-pool terminated and all its threads ended; false if the timeout elapsed first
      * @throws InterruptedException if interrupted while waiting
      */
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {

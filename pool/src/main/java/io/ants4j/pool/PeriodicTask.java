@@ -7,8 +7,9 @@ import java.util.concurrent.locks.LockSupport;
  * (ants' {@code purgeStaleWorkers} and {@code ticktock} goroutines with their cancel contexts).
  *
  * <p>Implementation notes. The thread is virtual (so a forgotten pool never keeps the JVM alive) and sleeps
- * with {@link LockSupport#parkNanos} towards a fixed-rate deadline; {@link #stop()} sets a volatile flag and
- * unparks it, so it ends within one run of the action. A throwing action is logged and the loop goes on.
+ * with {@link LockSupport#parkNanos} until the next run is due; {@link #stop()} sets a volatile flag and
+ * unparks it, so it ends within one run of the action. Interrupts are consumed and ignored: they neither end
+ * the thread nor shorten its sleep. A throwing action is logged and the loop goes on.
  */
 final class PeriodicTask implements Runnable {
     private final long periodNanos;
@@ -38,6 +39,8 @@ final class PeriodicTask implements Runnable {
             long delay = next - System.nanoTime();
             if (delay > 0) {
                 LockSupport.parkNanos(this, delay);
+                // Only stop() ends the loop; an interrupt left set would make every later park return at once.
+                Thread.interrupted();
                 continue;
             }
             next = System.nanoTime() + periodNanos;
@@ -55,20 +58,8 @@ final class PeriodicTask implements Runnable {
         LockSupport.unpark(thread);
     }
 
-    /**
-     * Waits until the thread has ended or the deadline (a {@link System#nanoTime()} value) has passed.
-     *
-     * @return whether the thread has ended
-     */
-    boolean join(long deadline) throws InterruptedException {
-        long rem = deadline - System.nanoTime();
-        if (rem > 0) {
-            thread.join(java.time.Duration.ofNanos(rem));
-        }
-        return !thread.isAlive();
-    }
-
-    boolean isAlive() {
-        return thread.isAlive();
+    /** The thread running the task, for the pool to join it once stopped. */
+    Thread thread() {
+        return thread;
     }
 }

@@ -330,7 +330,14 @@ public final class Pool extends AbstractExecutorService implements WorkerPool {
     }
 
     /**
-     * Returns true if the pool is closed, no worker is left, and its background threads have ended.
+     * Returns true if the pool has terminated: it is shut down and no worker is left, so every task it
+     * accepted has completed. It does not wait for threads to end (a worker gives back its place just before
+     * its thread ends, and the purger and ticker are only asked to stop): {@link #awaitTermination} does. The
+     * idle workers the shutdown stops leave as soon as they wake, so a pool whose last task has returned
+     * terminates within microseconds. Once true, it stays true until {@link #reboot()}.
+     *
+     * <p>Memory consistency effects: when it returns true, the actions of every task the pool ran
+     * happen-before it returns.
      *
      * @return whether the pool has terminated
      */
@@ -340,9 +347,15 @@ public final class Pool extends AbstractExecutorService implements WorkerPool {
     }
 
     /**
-     * Waits until the pool is closed and every thread of it has ended.
+     * Blocks until the pool has {@linkplain #isTerminated() terminated} and every thread of it has ended
+     * (workers, purger and ticker, also those started before a {@link #reboot()}), or the timeout elapses, or
+     * the current thread is interrupted, whichever happens first. On a pool that stays open it waits the
+     * whole timeout. Once it has returned true it does so at once until {@link #reboot()}.
      *
-     * @return false if the timeout elapsed first (also while the pool is open)
+     * @param timeout the longest time to wait
+     * @param unit    the unit of {@code timeout}
+     * @return true if the pool terminated and all its threads ended; false if the timeout elapsed first
+     * @throws InterruptedException if interrupted while waiting
      */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {

@@ -48,12 +48,19 @@ import org.agrona.concurrent.CachedNanoClock;
  * <li><b>Purger</b> (every {@code expiryDuration}): cuts the expired prefix off the queue under the lock
  *     (binary search on the stamps), stops those workers after unlocking, and broadcasts to waiters when
  *     nothing is left running. <b>Ticker</b>: refreshes the {@link CachedNanoClock} every
- *     {@code min(500 ms, expiry / 10)}, so a stamp lags real time by at most a tenth of the expiry.</li>
+ *     {@code min(500 ms, expiry / 10)}, so a stamp lags real time by at most a tenth of the expiry; it does
+ *     so under the lock and never backwards, so stamps taken under the lock never decrease. Only the
+ *     purger reads the stamps, so without a purger ({@code disablePurge}) there is no ticker either.</li>
  * <li><b>Release</b> closes under the lock, stops purger and ticker, stops the idle workers and broadcasts to
  *     waiters, who then throw {@link PoolClosedException}. Busy workers end when their task returns.
- *     Termination = closed and {@code running == 0}; {@link #awaitTermination} then joins the background
- *     threads and the worker threads that have exited, so no thread of the pool is alive when it returns
- *     true.</li>
+ *     <b>Reboot</b> reopens under the lock and starts a new purger and ticker without waiting for the old
+ *     ones to end (that could take as long as a carrier thread stays busy).</li>
+ * <li><b>Termination</b> = closed and {@code running == 0}: every worker has given back its count, so no task
+ *     runs and none will. It does not wait for threads to end: a worker gives back its count just before
+ *     its thread ends, and the purger and ticker are only asked to stop. Every thread the pool lets go (a worker giving
+ *     back its count, a stopped purger or ticker of any generation) is recorded in {@link #exited} under the
+ *     lock first, so {@link #awaitTermination} returns true only when, under the lock, the pool is terminated
+ *     and every recorded thread has ended: no thread of the pool is alive then.</li>
  * </ul>
  * Memory effects: a submitter's actions before {@code dispatch} happen-before its payload runs (slot
  * release/acquire); a task's actions happen-before the {@code running} decrement that lets
@@ -95,6 +102,8 @@ final class PoolCore {
      */
     private Worker exitedHead;
     private Worker exitedTail;
+    /** Stopped purgers and tickers of every generation that may not have terminated; guarded by the lock. */
+    private final ExitedThreads exited = new ExitedThreads();
 
     private volatile int capacity;
     private volatile int running;
@@ -102,6 +111,7 @@ final class PoolCore {
     private volatile int state;
     /** Set by {@link #shutdownNow} until {@link #reboot}: a task that starts meanwhile starts interrupted. */
     private volatile boolean interruptTasks;
+    /** The purger and ticker of the current generation; null when not running. Guarded by the lock. */
     private PeriodicTask purger;
     private PeriodicTask ticker;
 
@@ -147,15 +157,17 @@ final class PoolCore {
         }
     }
 
-    /** Starts purger (unless disabled) and ticker; lock held. */
+    /**
+     * Starts purger and ticker unless purge is disabled; lock held, pool open. The ticker only keeps the
+     * clock of the idle workers' stamps fresh, and only the purger reads the stamps: a pool that never
+     * purges has no background thread at all.
+     */
     private void startBackground() {
-        if (!options.disablePurge() && expiryNanos > 0) {
-            ArrayList<Worker> stale = new ArrayList<>();
-            purger = PeriodicTask.start("ants4j-purger", expiryNanos, () -> purgeStaleWorkers(stale),
-                    options.logger());
-        } else {
-            purger = null;
+        if (options.disablePurge() || expiryNanos <= 0) {
+            return;
         }
+        ArrayList<Worker> stale = new ArrayList<>();
+        purger = PeriodicTask.start("ants4j-purger", expiryNanos, () -> purgeStaleWorkers(stale), options.logger());
         ticker = PeriodicTask.start("ants4j-ticker", tickNanos, this::tick, options.logger());
     }
 
@@ -173,9 +185,10 @@ final class PoolCore {
         return capacity;
     }
 
+    /** {@code -1} only when unlimited; 0, not negative, while running above a tuned-down capacity. */
     int free() {
         int c = capacity;
-        return c < 0 ? -1 : c - running;
+        return c < 0 ? -1 : Math.max(0, c - running);
     }
 
     boolean isClosed() {
@@ -504,10 +517,7 @@ final class PoolCore {
     private void retireLocked(Worker w) {
         running--;
         if (w != null) {
-            while (exitedHead != null && !exitedHead.thread().isAlive()) {
-                exitedHead = exitedHead.nextExited;
-            }
-            if (exitedHead == null) {
+            if (exitedWorkerAliveLocked() == null) {
                 exitedHead = w;
             } else {
                 exitedTail.nextExited = w;
@@ -540,39 +550,21 @@ final class PoolCore {
         live.remove(w);
     }
 
-    /**
-     * Waits until every worker thread that has given back its count has terminated, or the deadline passes.
-     *
-     * @return whether they all have
-     */
-    private boolean joinExited(long deadline) throws InterruptedException {
-        for (;;) {
-            Worker w;
-            lock.lock();
-            try {
-                w = exitedHead;
-            } finally {
-                lock.unlock();
-            }
-            if (w == null) {
-                return true;
-            }
-            long rem = deadline - System.nanoTime();
-            if (rem > 0L) {
-                w.thread().join(Duration.ofNanos(rem));
-            }
-            if (w.thread().isAlive()) {
-                return false;
-            }
-            lock.lock();
-            try {
-                if (exitedHead == w) {
-                    exitedHead = w.nextExited;
-                }
-            } finally {
-                lock.unlock();
-            }
+    /** The oldest exited worker whose thread is still alive, forgetting the ones before it; lock held. */
+    private Worker exitedWorkerAliveLocked() {
+        while (exitedHead != null && !exitedHead.thread().isAlive()) {
+            exitedHead = exitedHead.nextExited;
         }
+        return exitedHead;
+    }
+
+    /** Joins {@code t} until the deadline (a {@link System#nanoTime()} value); whether it has ended. */
+    private static boolean join(Thread t, long deadline) throws InterruptedException {
+        long rem = deadline - System.nanoTime();
+        if (rem > 0L) {
+            t.join(Duration.ofNanos(rem));
+        }
+        return !t.isAlive();
     }
 
     // ------------------------------------------------------------------------------------------ background
@@ -603,7 +595,24 @@ final class PoolCore {
     }
 
     private void tick() {
-        clock.update(System.nanoTime());
+        lock.lock();
+        try {
+            advanceClockLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Moves the cached clock to now, never backwards; lock held. Workers are stamped from it under the same
+     * lock, so the stamps never decrease along the idle queue (what the purger's binary search relies on),
+     * even when a ticker told to stop by a release is still in its last run after the reboot that follows.
+     */
+    private void advanceClockLocked() {
+        long now = System.nanoTime();
+        if (now - clock.nanoTime() > 0L) {
+            clock.update(now);
+        }
     }
 
     // ------------------------------------------------------------------------------------------ life cycle
@@ -635,10 +644,7 @@ final class PoolCore {
                 return;
             }
             state = CLOSED;
-            if (purger != null) {
-                purger.stop();
-            }
-            ticker.stop();
+            stopBackground();
             workers.reset();
             cond.broadcast();
             if (running == 0) {
@@ -658,6 +664,21 @@ final class PoolCore {
         }
     }
 
+    /** Stops purger and ticker and records their threads for {@link #awaitTermination}; lock held. */
+    private void stopBackground() {
+        stop(purger);
+        stop(ticker);
+        purger = null;
+        ticker = null;
+    }
+
+    private void stop(PeriodicTask task) {
+        if (task != null) {
+            task.stop();
+            exited.add(task.thread());
+        }
+    }
+
     void reboot() {
         lock.lock();
         try {
@@ -666,57 +687,64 @@ final class PoolCore {
             }
             state = OPENED;
             interruptTasks = false;
-            clock.update(System.nanoTime());
+            advanceClockLocked();
             startBackground();
         } finally {
             lock.unlock();
         }
     }
 
+    /** Closed and no worker left (see the class notes); under the lock, so both hold at one instant. */
     boolean isTerminated() {
-        PeriodicTask p;
-        PeriodicTask t;
         lock.lock();
         try {
-            if (state != CLOSED || running != 0) {
-                return false;
-            }
-            p = purger;
-            t = ticker;
+            return state == CLOSED && running == 0;
         } finally {
             lock.unlock();
         }
-        return (p == null || !p.isAlive()) && !t.isAlive();
     }
 
     /**
-     * Waits until the pool is closed, no worker is left, and every thread of the pool (workers, purger,
-     * ticker) has ended.
+     * Waits until the pool has terminated and every thread it let go (workers, purgers and tickers of every
+     * generation) has ended. The threads are joined without the lock, then the pool is checked again, since a
+     * reboot and a release meanwhile may have let more threads go.
      *
      * @return false if that did not happen within {@code nanos}
      */
     boolean awaitTermination(long nanos) throws InterruptedException {
         final long deadline = System.nanoTime() + nanos;
-        PeriodicTask p;
-        PeriodicTask t;
         lock.lock();
         try {
-            while (state != CLOSED || running != 0) {
-                long rem = deadline - System.nanoTime();
-                if (rem <= 0L) {
-                    return false;
+            for (;;) {
+                while (state != CLOSED || running != 0) {
+                    long rem = deadline - System.nanoTime();
+                    if (rem <= 0L) {
+                        return false;
+                    }
+                    termination.await(rem, TimeUnit.NANOSECONDS);
                 }
-                termination.await(rem, TimeUnit.NANOSECONDS);
+                Thread[] alive = exited.alive();
+                Worker worker = exitedWorkerAliveLocked();
+                if (alive.length == 0 && worker == null) {
+                    return true;
+                }
+                lock.unlock();
+                try {
+                    for (Thread t : alive) {
+                        if (!join(t, deadline)) {
+                            return false;
+                        }
+                    }
+                    if (worker != null && !join(worker.thread(), deadline)) {
+                        return false;
+                    }
+                } finally {
+                    lock.lock();
+                }
             }
-            p = purger;
-            t = ticker;
         } finally {
             lock.unlock();
         }
-        if ((p != null && !p.join(deadline)) || !t.join(deadline)) {
-            return false;
-        }
-        return joinExited(deadline);
     }
 
     /** Releases, then waits for termination; an interrupt does not cut the wait short but is kept. */
@@ -738,8 +766,26 @@ final class PoolCore {
             Thread.currentThread().interrupt();
         }
         if (!done) {
-            throw new java.util.concurrent.TimeoutException(kind + " did not terminate within " + timeout
-                    + ": " + running + " worker(s) still running");
+            int n = running;
+            throw new java.util.concurrent.TimeoutException(kind + " did not terminate within " + timeout + ": "
+                    + (n > 0 ? n + " worker(s) still running" : "threads of the pool still ending"));
+        }
+    }
+
+    /** The threads of the purger and ticker running now (for the tests: they are virtual, so nothing lists them). */
+    List<Thread> backgroundThreads() {
+        lock.lock();
+        try {
+            List<Thread> threads = new ArrayList<>(2);
+            if (purger != null) {
+                threads.add(purger.thread());
+            }
+            if (ticker != null) {
+                threads.add(ticker.thread());
+            }
+            return threads;
+        } finally {
+            lock.unlock();
         }
     }
 

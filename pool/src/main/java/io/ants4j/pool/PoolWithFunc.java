@@ -132,12 +132,18 @@ public final class PoolWithFunc<T> implements WorkerPool {
     }
 
     /**
-     * Waits until the pool is closed and every thread of it has ended (as
-     * {@link java.util.concurrent.ExecutorService#awaitTermination}).
+     * Blocks until the pool has terminated (it is released and no worker is left, so every call of the
+     * function has returned) and every thread of it has ended (workers, purger and ticker, also those started
+     * before a {@link #reboot()}), or the timeout elapses, or the current thread is interrupted, whichever
+     * happens first (as {@link java.util.concurrent.ExecutorService#awaitTermination}). On a pool that stays
+     * open it waits the whole timeout. Once it has returned true it does so at once until {@link #reboot()}.
+     *
+     * <p>Memory consistency effects: when it returns true, every call of the function happens-before it
+     * returns.
      *
      * @param timeout the longest time to wait
      * @param unit    the unit of {@code timeout}
-     * @return false if the timeout elapsed first (also while the pool is open)
+     * @return true if the pool terminated and all its threads ended; false if the timeout elapsed first
      * @throws InterruptedException if interrupted while waiting
      */
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {

@@ -12,8 +12,12 @@ import java.util.concurrent.TimeoutException;
  * were alive.
  *
  * <p>Life cycle: a pool is open when made. {@link #release()} closes it (new work is rejected with
- * {@link PoolClosedException}, running tasks finish, idle workers stop); {@link #releaseTimeout} also waits
- * for every thread of the pool to end; {@link #reboot()} opens a closed pool again.
+ * {@link PoolClosedException}, running tasks finish, idle workers stop); it has terminated once it is closed
+ * and no worker is left; {@link #releaseTimeout} also waits for every thread of the pool to end;
+ * {@link #reboot()} opens a closed pool again. Only {@code reboot()} goes back: once a pool is closed, it
+ * stays closed, and once it has terminated, it stays terminated, until an explicit {@code reboot()}. The
+ * transitions ({@code release}, {@code reboot}, {@code tune}, and {@code shutdownNow} where there is one) are
+ * atomic with respect to each other, also across the sub-pools of a multi-pool.
  */
 public interface WorkerPool {
 
@@ -25,8 +29,9 @@ public interface WorkerPool {
     int running();
 
     /**
-     * Returns how many more workers the pool may start: {@code cap() - running()}, or {@code -1} if the pool
-     * is unlimited.
+     * Returns how many more workers the pool may start: {@code cap() - running()}, or {@code 0} while more
+     * workers run than a {@linkplain #tune tuned-down} capacity allows, or {@code -1} if the pool is unlimited.
+     * A bounded pool never returns a negative number.
      *
      * @return the number of free worker slots, or {@code -1}
      */
@@ -55,7 +60,8 @@ public interface WorkerPool {
     void tune(int size);
 
     /**
-     * Returns whether the pool is closed (released and not rebooted).
+     * Returns whether the pool is closed (released and not rebooted since). Once true, it stays true until
+     * {@link #reboot()}.
      *
      * @return whether the pool is closed
      */
@@ -70,7 +76,8 @@ public interface WorkerPool {
 
     /**
      * Closes the pool like {@link #release()}, then waits until every worker thread and the pool's
-     * background threads have ended. On a pool already closed it only waits.
+     * background threads (also those started before a {@link #reboot()}) have ended. On a pool already
+     * closed it only waits.
      *
      * @param timeout the longest time to wait
      * @throws TimeoutException     if threads of the pool are still alive after {@code timeout}; the pool
@@ -81,7 +88,9 @@ public interface WorkerPool {
 
     /**
      * Reopens a closed pool and restarts its background threads; does nothing on an open pool. Workers
-     * still finishing tasks from before the release rejoin the reopened pool.
+     * still finishing tasks from before the release rejoin the reopened pool. It does not wait for the
+     * background threads of before the release to end. This is the only way out of the closed and the
+     * terminated states.
      */
     void reboot();
 }
