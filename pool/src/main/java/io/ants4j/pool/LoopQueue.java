@@ -75,14 +75,6 @@ final class LoopQueue implements WorkerQueue {
         }
     }
 
-    @Override
-    public void reset() {
-        while (count > 0) {
-            detach().finish();
-        }
-        head = 0;
-    }
-
     /** The physical slot of logical position {@code i} (0 = head). */
     private int slot(int i) {
         int s = head + i;

@@ -42,9 +42,11 @@ import org.agrona.concurrent.CachedNanoClock;
  * <li><b>Revert</b> (ants' {@code revertWorker}): after each task the worker stamps itself from the cached
  *     clock and goes back on the queue under the lock, signalling one waiting submitter if there is one. It
  *     is refused (and the worker ends) when the pool is closed or runs above a tuned-down capacity.</li>
- * <li><b>Exit</b>: a worker that ends decrements {@code running} under the lock and signals a waiter (its
- *     slot is free now), so no wake-up is lost. Invariant: {@code running} = workers counted by dispatch and
- *     not yet exited {@code <=} capacity, except after a tune down.</li>
+ * <li><b>Exit</b>: a worker's count is given back under the lock, which signals a waiter (its slot is free
+ *     now), so no wake-up is lost: by the worker itself when revert refuses it or an unexpected throwable ends
+ *     it, and by whoever takes an idle worker off the queue to stop it (release, purger), so termination
+ *     never waits for an idle thread to wind down. Invariant: {@code running} = workers counted by dispatch
+ *     and not yet given back {@code <=} capacity, except after a tune down.</li>
  * <li><b>Purger</b> (every {@code expiryDuration}): cuts the expired prefix off the queue under the lock
  *     (binary search on the stamps), stops those workers after unlocking, and broadcasts to waiters when
  *     nothing is left running. <b>Ticker</b>: refreshes the {@link CachedNanoClock} every
@@ -535,8 +537,8 @@ final class PoolCore {
     /**
      * The last action of a worker thread.
      *
-     * @param counted whether the worker still holds its count (it ended on STOP or on an unexpected
-     *                throwable, rather than being retired by {@link #revertWorker})
+     * @param counted whether the worker still holds its count: it ended on an unexpected throwable, rather
+     *                than being retired by {@link #revertWorker} or stopped by release or the purger
      */
     void workerExited(Worker w, boolean counted) {
         if (counted) {
@@ -573,25 +575,21 @@ final class PoolCore {
         if (state == CLOSED) {
             return;
         }
-        boolean dormant;
+        stale.clear();
         lock.lock();
         try {
             workers.refresh(System.nanoTime() - expiryNanos, stale);
-            int n = running;
-            dormant = n == 0 || n == stale.size();
         } finally {
+            // every worker taken off the queue gives back its count here, even if refresh ran out of memory
+            for (int i = 0, k = stale.size(); i < k; i++) {
+                retireLocked(stale.get(i));
+            }
             lock.unlock();
         }
         for (int i = 0, k = stale.size(); i < k; i++) {
             stale.get(i).finish();
         }
         stale.clear();
-        // All workers may be gone while submitters still wait: wake them to start new ones.
-        if (dormant && waiting > 0) {
-            lock.lock();
-            cond.broadcast();
-            lock.unlock();
-        }
     }
 
     private void tick() {
@@ -645,7 +643,10 @@ final class PoolCore {
             }
             state = CLOSED;
             stopBackground();
-            workers.reset();
+            for (Worker w; (w = workers.detach()) != null;) {
+                retireLocked(w);
+                w.finish();
+            }
             cond.broadcast();
             if (running == 0) {
                 termination.broadcast();

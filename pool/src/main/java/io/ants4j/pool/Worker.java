@@ -163,6 +163,7 @@ final class Worker implements Runnable {
                     payload = take();
                 }
             }
+            counted = false; // whoever sent STOP took the worker off the idle queue and gave back its count
         } finally {
             if (fromLane != SpinningWorkers.NONE) {
                 pool.leaveLane();

@@ -36,7 +36,4 @@ interface WorkerQueue {
      * them after releasing the lock.
      */
     void refresh(long cutoff, List<Worker> expired);
-
-    /** Stops every idle worker held and empties the queue. */
-    void reset();
 }

@@ -82,13 +82,4 @@ final class WorkerStack implements WorkerQueue {
         }
         return lo;
     }
-
-    @Override
-    public void reset() {
-        for (int i = 0; i < size; i++) {
-            items[i].finish();
-            items[i] = null;
-        }
-        size = 0;
-    }
 }

@@ -166,6 +166,33 @@ class LifecycleTest {
     }
 
     @Test
+    void isTerminatedAsSoonAsShutDownWithIdleWorkers() throws Exception {
+        // Idle workers run no task: termination must not wait for their threads to wind down, but
+        // awaitTermination still joins them.
+        for (int round = 0; round < ROUNDS; round++) {
+            TestSupport.RecordingFactory factory = new TestSupport.RecordingFactory(Thread.ofVirtual().factory());
+            Pool pool = Pool.newPool(2, PoolOptions.builder().threadFactory(factory).build());
+            CountDownLatch ran = new CountDownLatch(2);
+            CountDownLatch both = new CountDownLatch(1);
+            for (int i = 0; i < 2; i++) {
+                pool.execute(() -> {
+                    ran.countDown();
+                    block(both);
+                });
+            }
+            await(ran);
+            both.countDown();
+            eventually("both workers idle", () -> Probe.idle(pool) == 2);
+            pool.shutdown();
+            assertTrue(pool.isTerminated(), "round " + round + ": " + pool);
+            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+            for (Thread t : factory.threads) {
+                assertFalse(t.isAlive(), t + " alive after awaitTermination");
+            }
+        }
+    }
+
+    @Test
     void isTerminatedOnceTheLastWorkerHasLeft() throws Exception {
         for (int round = 0; round < ROUNDS; round++) {
             Pool pool = Pool.newPool(2);

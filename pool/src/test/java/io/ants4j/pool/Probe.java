@@ -28,6 +28,15 @@ final class Probe {
         return cores;
     }
 
+    /** Idle workers on the sub-pools' queues (a racy read, for polling). */
+    static int idle(WorkerPool pool) {
+        int n = 0;
+        for (PoolCore c : cores(pool)) {
+            n += ((WorkerQueue) field(c, "workers")).len();
+        }
+        return n;
+    }
+
     /** Whether some sub-pool's lock is held right now. */
     static boolean lockHeld(WorkerPool pool) {
         for (PoolCore c : cores(pool)) {

@@ -121,19 +121,4 @@ class WorkerQueueTest {
             }
         }
     }
-
-    @Test
-    void resetStopsAndEmpties() {
-        WorkerStack s = new WorkerStack();
-        LoopQueue l = new LoopQueue(4);
-        for (int i = 0; i < 4; i++) {
-            s.insert(worker(i));
-            l.insert(worker(i));
-        }
-        s.reset();
-        l.reset();
-        assertTrue(s.isEmpty());
-        assertTrue(l.isEmpty());
-        assertTrue(l.insert(worker(9)));
-    }
 }
