@@ -86,6 +86,11 @@ class FailurePathTest {
         return args.stream();
     }
 
+    /** The kinds that are {@code ExecutorService}s (they have {@code shutdownNow}). */
+    static Stream<Arguments> executorKindsAndThreads() {
+        return kindsAndThreads().filter(a -> a.get()[0] == Kind.POOL || a.get()[0] == Kind.MULTI_POOL);
+    }
+
     /** Records the throwables that reach a thread's uncaught-exception handler. */
     static final class Uncaught implements Thread.UncaughtExceptionHandler {
         final List<Throwable> seen = new CopyOnWriteArrayList<>();
@@ -345,6 +350,34 @@ class FailurePathTest {
             s = s.plus(c.stats());
         }
         return s;
+    }
+
+    /**
+     * shutdownNow while a task's worker is still being made: the task runs after shutdownNow returned, so it
+     * must start interrupted.
+     */
+    @ParameterizedTest
+    @MethodSource("executorKindsAndThreads")
+    void shutdownNowInterruptsATaskWhoseWorkerIsStillStarting(Kind kind, Threads threads) throws Exception {
+        CountDownLatch inFactory = new CountDownLatch(1);
+        CountDownLatch proceed = new CountDownLatch(1);
+        ThreadFactory base = threads.factory(new Uncaught());
+        ThreadFactory slow = r -> {
+            inFactory.countDown();
+            TestSupport.block(proceed);
+            return base.newThread(r);
+        };
+        Tested t = kind.make(2, PoolOptions.builder().threadFactory(slow).disablePurge(true).build());
+        java.util.concurrent.CompletableFuture<Boolean> interrupted = new java.util.concurrent.CompletableFuture<>();
+        Thread submitter = Thread.ofPlatform().start(() -> t.submit().accept(
+                () -> interrupted.complete(Thread.currentThread().isInterrupted())));
+        await(inFactory);
+        ((java.util.concurrent.ExecutorService) t.pool()).shutdownNow();
+        proceed.countDown();
+        assertTrue(interrupted.get(TestSupport.WAIT.toMillis(), TimeUnit.MILLISECONDS),
+                "the task started after shutdownNow without its interrupt");
+        submitter.join(TestSupport.WAIT.toMillis());
+        t.pool().releaseTimeout(TestSupport.WAIT);
     }
 
     // ---------------------------------------------------------------- life cycle in the middle of failures
