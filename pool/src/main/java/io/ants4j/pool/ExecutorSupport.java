@@ -77,7 +77,7 @@ final class ExecutorSupport {
 
     <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException {
-        return invokeAll(tasks, true, System.nanoTime() + unit.toNanos(timeout));
+        return invokeAll(tasks, true, PoolCore.deadline(unit.toNanos(timeout)));
     }
 
     <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
@@ -90,7 +90,7 @@ final class ExecutorSupport {
 
     <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        return invokeAny(tasks, true, System.nanoTime() + unit.toNanos(timeout));
+        return invokeAny(tasks, true, PoolCore.deadline(unit.toNanos(timeout)));
     }
 
     /**

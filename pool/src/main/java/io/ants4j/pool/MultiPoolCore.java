@@ -280,7 +280,7 @@ final class MultiPoolCore {
     }
 
     boolean awaitTermination(long nanos) throws InterruptedException {
-        return awaitParts(System.nanoTime() + nanos).isEmpty();
+        return awaitParts(PoolCore.deadline(nanos)).isEmpty();
     }
 
     /**
@@ -367,7 +367,7 @@ final class MultiPoolCore {
      * @return false if that did not happen within {@code nanos}
      */
     boolean awaitClose(long nanos) throws InterruptedException {
-        long deadline = System.nanoTime() + nanos;
+        long deadline = PoolCore.deadline(nanos);
         for (PoolCore p : pools) {
             if (!p.awaitClose(deadline - System.nanoTime())) {
                 return false;

@@ -560,6 +560,14 @@ final class PoolCore {
         return exitedHead;
     }
 
+    /**
+     * The {@link System#nanoTime()} deadline {@code nanos} from now; a negative {@code nanos} counts as zero,
+     * so that {@code deadline - System.nanoTime()} cannot wrap around to a wait of centuries.
+     */
+    static long deadline(long nanos) {
+        return System.nanoTime() + Math.max(0L, nanos);
+    }
+
     /** Joins {@code t} until the deadline (a {@link System#nanoTime()} value); whether it has ended. */
     private static boolean join(Thread t, long deadline) throws InterruptedException {
         long rem = deadline - System.nanoTime();
@@ -713,7 +721,7 @@ final class PoolCore {
      * @return false if that did not happen within {@code nanos}
      */
     boolean awaitTermination(long nanos) throws InterruptedException {
-        final long deadline = System.nanoTime() + nanos;
+        final long deadline = deadline(nanos);
         lock.lock();
         try {
             for (;;) {
@@ -840,7 +848,7 @@ final class PoolCore {
      * {@link Thread#yield()}; that window spans a thread start at most.
      */
     private boolean awaitOtherWorkers(Thread self, long nanos) throws InterruptedException {
-        final long deadline = System.nanoTime() + nanos;
+        final long deadline = deadline(nanos);
         ArrayList<Thread> others = new ArrayList<>();
         while (running > 1) {
             for (Worker w : live) {

@@ -166,6 +166,24 @@ class LifecycleTest {
     }
 
     @Test
+    void awaitTerminationWithTheMostNegativeTimeoutReturnsAtOnce() {
+        Pool pool = Pool.newPool(2);
+        PoolWithFunc<Object> pwf = PoolWithFunc.newPool(2, x -> { });
+        MultiPool mp = MultiPool.newMultiPool(2, 2, LoadBalancing.ROUND_ROBIN);
+        MultiPoolWithFunc<Object> mpwf = MultiPoolWithFunc.newMultiPool(2, 2, x -> { }, LoadBalancing.ROUND_ROBIN);
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+            assertFalse(pool.awaitTermination(Long.MIN_VALUE, TimeUnit.NANOSECONDS));
+            assertFalse(pwf.awaitTermination(Long.MIN_VALUE, TimeUnit.NANOSECONDS));
+            assertFalse(mp.awaitTermination(Long.MIN_VALUE, TimeUnit.NANOSECONDS));
+            assertFalse(mpwf.awaitTermination(Long.MIN_VALUE, TimeUnit.DAYS));
+        }, "an open pool's awaitTermination with a negative timeout must return false at once");
+        pool.release();
+        pwf.release();
+        mp.release();
+        mpwf.release();
+    }
+
+    @Test
     void isTerminatedAsSoonAsShutDownWithIdleWorkers() throws Exception {
         // Idle workers run no task: termination must not wait for their threads to wind down, but
         // awaitTermination still joins them.
