@@ -48,8 +48,8 @@ import org.agrona.concurrent.CachedNanoClock;
  *     never waits for an idle thread to wind down. Invariant: {@code running} = workers counted by dispatch
  *     and not yet given back {@code <=} capacity, except after a tune down.</li>
  * <li><b>Purger</b> (every {@code expiryDuration}): cuts the expired prefix off the queue under the lock
- *     (binary search on the stamps), stops those workers after unlocking, and broadcasts to waiters when
- *     nothing is left running. <b>Ticker</b>: refreshes the {@link CachedNanoClock} every
+ *     (binary search on the stamps) and gives back those workers' counts there, then stops them after
+ *     unlocking. <b>Ticker</b>: refreshes the {@link CachedNanoClock} every
  *     {@code min(500 ms, expiry / 10)}, so a stamp lags real time by at most a tenth of the expiry; it does
  *     so under the lock and never backwards, so stamps taken under the lock never decrease. Only the
  *     purger reads the stamps, so without a purger ({@code disablePurge}) there is no ticker either.</li>
@@ -58,11 +58,17 @@ import org.agrona.concurrent.CachedNanoClock;
  *     <b>Reboot</b> reopens under the lock and starts a new purger and ticker without waiting for the old
  *     ones to end (that could take as long as a carrier thread stays busy).</li>
  * <li><b>Termination</b> = closed and {@code running == 0}: every worker has given back its count, so no task
- *     runs and none will. It does not wait for threads to end: a worker gives back its count just before
- *     its thread ends, and the purger and ticker are only asked to stop. Every thread the pool lets go (a worker giving
- *     back its count, a stopped purger or ticker of any generation) is recorded in {@link #exited} under the
- *     lock first, so {@link #awaitTermination} returns true only when, under the lock, the pool is terminated
- *     and every recorded thread has ended: no thread of the pool is alive then.</li>
+ *     runs and none will. It does not wait for threads to end: a stopped worker's thread may still be winding
+ *     down, and the purger and ticker are only asked to stop. Every thread the pool lets go is recorded under
+ *     the lock when it is let go (a worker in the list through {@link Worker#nextExited}, a purger or ticker of
+ *     any generation in {@link #exited}), so {@link #awaitTermination} returns true only when, under the lock,
+ *     the pool is terminated and every recorded thread has ended: no thread of the pool is alive then.</li>
+ * <li><b>Failures</b>: {@link #runPayload} catches whatever a task throws and reports it (handler, else
+ *     logger, else the thread's uncaught-exception handler), never letting a throwable out of the worker
+ *     loop. Every path that changes the lock, {@code waiting} or {@code running} restores them in a
+ *     {@code finally} or a catch of {@code Throwable}; giving back a count allocates nothing, so it works
+ *     when the heap is exhausted. A stack overflow is the exception: one that strikes again inside that
+ *     recovery, or inside the JDK's own scheduler, cannot be undone from Java.</li>
  * </ul>
  * Memory effects: a submitter's actions before {@code dispatch} happen-before its payload runs (slot
  * release/acquire); a task's actions happen-before the {@code running} decrement that lets

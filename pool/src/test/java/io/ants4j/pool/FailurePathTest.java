@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Failure paths of all four pools on virtual and platform workers: thread factories that throw, return
  * {@code null} or run out of memory; panic handlers and loggers that throw; tasks that throw {@code Error}s,
- * overflow the stack or interrupt themselves; submitters that overflow the stack inside the pool; and
+ * overflow the stack or interrupt themselves; {@code shutdownNow} while a worker is being made; and
  * {@code tune}, {@code release} and {@code shutdownNow} arriving in the middle of that. After each: every task
  * ran exactly once or its submitter got an exception, each failure was reported exactly once, the pool lock is
  * free, the fast lane is empty again, {@code running()} returns to 0 and no thread of the pool is alive.
