@@ -6,7 +6,6 @@
 @SuppressWarnings("requires-automatic")
 module io.ants4j.pool {
     requires io.ants4j.primitives;
-    requires org.jctools.core.jdk11;
     requires org.agrona;
 
     exports io.ants4j.pool;

@@ -101,7 +101,10 @@ class FailurePathTest {
         }
     }
 
-    /** A factory that fails on chosen calls: throws, returns null, or throws OutOfMemoryError. */
+    /**
+     * A factory that fails on chosen calls: throws, returns null, throws OutOfMemoryError, or overflows its
+     * stack for real.
+     */
     static final class FaultyFactory implements ThreadFactory {
         private final ThreadFactory delegate;
         private final Map<Integer, String> faults;
@@ -124,6 +127,9 @@ class FailurePathTest {
             }
             if ("oom".equals(fault)) {
                 throw new OutOfMemoryError("injected: unable to create a thread");
+            }
+            if ("overflow".equals(fault)) {
+                recurse(0);
             }
             Thread t = delegate.newThread(r);
             threads.add(t);
@@ -151,7 +157,7 @@ class FailurePathTest {
     void failingThreadFactoryRejectsOnlyItsOwnSubmission(Kind kind, Threads threads) throws Exception {
         Uncaught uncaught = new Uncaught();
         FaultyFactory factory = new FaultyFactory(threads.factory(uncaught),
-                Map.of(2, "throw", 3, "null", 4, "oom", 6, "oom"));
+                Map.of(2, "throw", 3, "null", 4, "oom", 6, "overflow"));
         final int cap = 8;
         Tested t = kind.make(cap, PoolOptions.builder().threadFactory(factory).disablePurge(true).build());
         CountDownLatch gate = new CountDownLatch(1);
@@ -164,7 +170,7 @@ class FailurePathTest {
                     runs.incrementAndGet(id);
                     TestSupport.block(gate);
                 });
-            } catch (RuntimeException | OutOfMemoryError e) {
+            } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
                 rejected++;
                 runs.addAndGet(id, 100); // must never run as well
             }
