@@ -32,7 +32,7 @@ shift
 # Every ants4j test; the broken sample lives in io.ants4j.stress.broken and is never part of it.
 all='^io\.ants4j\.stress\.(primitives|pool)\.'
 # Representative subset for CI: one test per claim family of each primitive and of the pool.
-quick='^io\.ants4j\.stress\.(primitives\.(SpinLockMutex2Test|SpinLockTryLockTest|SpinLockPublishTest|WaitGroupDoneAwaitVisibilityTest|WaitGroupTimedOutWaiterRaceTest|WaitGroupAddDoneTest|WaitGroupAwaitTerminationTest|WaitGroupTimedOutWaiterNextRoundTest|WaitGroupAddPastZeroRacingAwaitTest|OnceRunTest|OnceThrowingActionTest|CondNoLostWakeupTest|CondSignalOneTest|CondBroadcastTest)|pool\.(PoolExecuteVisibilityTest|MultiPoolReleaseRacingRebootTest|MultiPoolRebootRacingReleaseTest|MultiPoolReleaseRacingTuneTest|PoolRebootRacingPurgeTest|PoolReleaseRacingExecuteTest|PoolTuneRacingSubmitTest|PoolWorkerQueueStackTest))$'
+quick='^io\.ants4j\.stress\.(primitives\.(SpinLockMutex2Test|SpinLockTryLockTest|SpinLockPublishTest|WaitGroupDoneAwaitVisibilityTest|WaitGroupTimedOutWaiterRaceTest|WaitGroupAddDoneTest|WaitGroupAwaitTerminationTest|WaitGroupTimedOutWaiterNextRoundTest|WaitGroupAddPastZeroRacingAwaitTest|TaskGroupFirstFailureRaceTest|TaskGroupGoRacingCancelTest|TaskGroupAwaitRacingLastGoTest|OnceRunTest|OnceThrowingActionTest|CondNoLostWakeupTest|CondSignalOneTest|CondBroadcastTest)|pool\.(PoolExecuteVisibilityTest|MultiPoolReleaseRacingRebootTest|MultiPoolRebootRacingReleaseTest|MultiPoolReleaseRacingTuneTest|PoolRebootRacingPurgeTest|PoolReleaseRacingExecuteTest|PoolTuneRacingSubmitTest|PoolWorkerQueueStackTest))$'
 
 # quick also drops jcstress's split per-actor compilation matrix (-sc false: 4 VM configurations
 # per test instead of about 12), so the subset fits CI's 10 minutes; full keeps the whole matrix.

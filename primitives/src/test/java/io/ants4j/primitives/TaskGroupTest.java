@@ -1,0 +1,480 @@
+package io.ants4j.primitives;
+
+import static io.ants4j.primitives.Threads.TIMEOUT;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class TaskGroupTest {
+
+    private static void await(CountDownLatch latch) throws InterruptedException {
+        assertTrue(latch.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), "latch not reached within " + TIMEOUT);
+    }
+
+    /** A task that blocks until {@code gate} opens; an interrupt ends it with InterruptedException. */
+    private static <T> T blockOn(CountDownLatch gate, T result) throws InterruptedException {
+        await(gate);
+        return result;
+    }
+
+    @Test
+    void resultsComeInGoOrderWhateverOrderTasksEndIn() throws Exception {
+        int n = 50;
+        CountDownLatch[] gates = new CountDownLatch[n];
+        try (TaskGroup<Integer> group = TaskGroup.create()) {
+            for (int i = 0; i < n; i++) {
+                gates[i] = new CountDownLatch(1);
+                int id = i;
+                group.go(() -> blockOn(gates[id], id));
+            }
+            for (int i = n - 1; i >= 0; i--) { // the last one ends first
+                gates[i].countDown();
+            }
+            assertEquals(IntStream.range(0, n).boxed().toList(), group.await());
+        }
+    }
+
+    @Test
+    void tasksRunOnVirtualThreadsByDefault() throws Exception {
+        try (TaskGroup<Boolean> group = TaskGroup.create(2)) {
+            group.go(() -> Thread.currentThread().isVirtual());
+            assertEquals(List.of(true), group.await());
+        }
+    }
+
+    @Test
+    void goBlocksWhileTheLimitRunsAndBlockedSubmittersGoInFirstComeFirstServed() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        List<Integer> started = new CopyOnWriteArrayList<>();
+        try (TaskGroup<Integer> group = TaskGroup.create(1)) {
+            group.go(() -> blockOn(gate, -1));
+            List<Threads.Task<Future<Integer>>> submitters = new ArrayList<>();
+            List<CountDownLatch> gates = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                int id = i;
+                CountDownLatch own = new CountDownLatch(1);
+                gates.add(own);
+                Threads.Task<Future<Integer>> s = Threads.start(() -> group.go(() -> {
+                    started.add(id);
+                    return blockOn(own, id);
+                }));
+                Threads.untilParked(s.thread()); // queued behind the ones before it
+                submitters.add(s);
+            }
+            assertEquals(List.of(), started, "no task may start while the limit runs");
+            assertTrue(group.tryGo(() -> 99).isEmpty(), "tryGo never overtakes blocked submitters");
+            gate.countDown();
+            for (int i = 0; i < 3; i++) {
+                int expected = i;
+                Threads.until("task " + i + " starts", () -> started.size() == expected + 1);
+                gates.get(i).countDown();
+            }
+            assertEquals(List.of(0, 1, 2), started);
+            for (Threads.Task<Future<Integer>> s : submitters) {
+                Threads.get(s);
+            }
+            assertEquals(List.of(-1, 0, 1, 2), group.await());
+        }
+    }
+
+    @Test
+    void tryGoStartsOnlyWhatCanStartAtOnce() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        try (TaskGroup<String> group = TaskGroup.create(1)) {
+            Optional<Future<String>> first = group.tryGo(() -> blockOn(gate, "a"));
+            assertTrue(first.isPresent());
+            assertTrue(group.tryGo(() -> "b").isEmpty(), "the limit runs");
+            gate.countDown();
+            assertEquals("a", first.get().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+            Threads.until("the slot is free", () -> group.tryGo(() -> "c").isPresent());
+            assertEquals(List.of("a", "c"), group.await());
+        }
+    }
+
+    @Test
+    void anInterruptedSubmitterIsRejectedKeepsItsInterruptAndLosesNoSlot() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        AtomicBoolean ran = new AtomicBoolean();
+        try (TaskGroup<Integer> group = TaskGroup.create(1)) {
+            group.go(() -> blockOn(gate, 1));
+            Threads.Task<Boolean> s = Threads.start(() -> {
+                RejectedExecutionException e = assertThrows(RejectedExecutionException.class,
+                        () -> group.go(() -> {
+                            ran.set(true);
+                            return 2;
+                        }));
+                assertInstanceOf(InterruptedException.class, e.getCause());
+                return Thread.currentThread().isInterrupted();
+            });
+            Threads.untilParked(s.thread());
+            s.thread().interrupt();
+            assertTrue(Threads.get(s), "the interrupt status is set again");
+            gate.countDown();
+            assertEquals(List.of(1), group.await());
+            assertFalse(ran.get());
+            assertEquals(List.of(3), goAndAwait(group, 3), "the slot is still there");
+        }
+    }
+
+    private static List<Integer> goAndAwait(TaskGroup<Integer> group, int value) throws Exception {
+        group.go(() -> value);
+        return group.await();
+    }
+
+    @Test
+    void theFirstFailureCancelsTheRestAndNoTaskStartsAfterIt() throws Exception {
+        int n = 10_000;
+        int failing = 5_000;
+        AtomicInteger started = new AtomicInteger();
+        AtomicInteger blocking = new AtomicInteger();
+        AtomicInteger interrupted = new AtomicInteger();
+        IllegalStateException boom = new IllegalStateException("task 5000 failed");
+        CountDownLatch never = new CountDownLatch(1);
+        TaskGroup<Integer> group = TaskGroup.create(8);
+        List<Future<Integer>> futures = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            int id = i;
+            futures.add(group.go(() -> {
+                started.incrementAndGet();
+                if (id == failing) {
+                    throw boom;
+                }
+                if (id > failing - 8) { // these still run when the failure comes: they wait to be interrupted
+                    blocking.incrementAndGet();
+                    try {
+                        return blockOn(never, id);
+                    } catch (InterruptedException e) {
+                        interrupted.incrementAndGet();
+                        throw e;
+                    }
+                }
+                return id;
+            }));
+        }
+        ExecutionException e = assertThrows(ExecutionException.class, group::await);
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        assertSame(boom, e.getCause());
+        assertEquals(0, boom.getSuppressed().length, "interrupts caused by the cancellation are no failures");
+        assertTrue(group.isCancelled());
+        // the seven before it hold their slots until interrupted, so the next one could only come after it
+        assertTrue(started.get() <= failing + 1, started.get() + " tasks started: some after the failure");
+        assertEquals(blocking.get(), interrupted.get(), "every other running task was interrupted");
+        for (int i = failing + 1; i < n; i++) {
+            assertTrue(futures.get(i).isCancelled(), "task " + i + " was let in after the cancellation");
+        }
+        assertTrue(millis < TIMEOUT.toMillis(), "took " + millis + " ms");
+    }
+
+    @Test
+    void laterFailuresAreSuppressedInTheFirstAtMostSixteen() throws Exception {
+        int others = 20;
+        CountDownLatch othersRunning = new CountDownLatch(others);
+        CountDownLatch othersFail = new CountDownLatch(1);
+        RuntimeException first = new RuntimeException("first");
+        try (TaskGroup<Void> group = TaskGroup.create()) {
+            for (int i = 0; i < others; i++) {
+                int id = i;
+                group.go(() -> {
+                    othersRunning.countDown();
+                    awaitIgnoringInterrupts(othersFail); // the cancellation's interrupt does not stop it
+                    throw new IllegalArgumentException("later " + id);
+                });
+            }
+            await(othersRunning);
+            group.go(() -> {
+                throw first;
+            });
+            Threads.until("the first failure cancels the group", group::isCancelled);
+            othersFail.countDown();
+            ExecutionException e = assertThrows(ExecutionException.class, group::await);
+            assertSame(first, e.getCause());
+            assertEquals(16, first.getSuppressed().length, Arrays.toString(first.getSuppressed()));
+            for (Throwable s : first.getSuppressed()) {
+                assertInstanceOf(IllegalArgumentException.class, s);
+            }
+        }
+    }
+
+    private static void awaitIgnoringInterrupts(CountDownLatch latch) {
+        for (;;) {
+            try {
+                assertTrue(latch.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+                return;
+            } catch (InterruptedException expected) {
+                // keep waiting
+            }
+        }
+    }
+
+    @Test
+    void anErrorFailsTheGroupLikeAnException() throws Exception {
+        AssertionError error = new AssertionError("task error");
+        try (TaskGroup<Void> group = TaskGroup.create()) {
+            Future<Void> f = group.go(() -> {
+                throw error;
+            });
+            assertSame(error, assertThrows(ExecutionException.class, group::await).getCause());
+            assertSame(error, assertThrows(ExecutionException.class, f::get).getCause());
+        }
+    }
+
+    @Test
+    void cancelInterruptsRunningTasksReleasesBlockedSubmittersAndStartsNothingMore() throws Exception {
+        CountDownLatch never = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(1);
+        AtomicBoolean ranAfter = new AtomicBoolean();
+        TaskGroup<Integer> group = TaskGroup.create(1);
+        Future<Integer> first = group.go(() -> {
+            running.countDown();
+            return blockOn(never, 1);
+        });
+        await(running);
+        Threads.Task<Future<Integer>> blocked = Threads.start(() -> group.go(() -> {
+            ranAfter.set(true);
+            return 2;
+        }));
+        Threads.untilParked(blocked.thread());
+        group.cancel();
+        assertTrue(Threads.get(blocked).isCancelled(), "a blocked submitter gets a cancelled Future");
+        assertThrows(CancellationException.class, group::await);
+        assertTrue(first.isCancelled(), "the running task was cancelled");
+        assertTrue(group.go(() -> 3).isCancelled());
+        assertTrue(group.tryGo(() -> 4).orElseThrow().isCancelled());
+        assertFalse(ranAfter.get());
+        assertTrue(group.isCancelled());
+    }
+
+    @Test
+    void whatTasksThrowAfterACancelIsSuppressedInTheCancellationException() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch fail = new CountDownLatch(1);
+        TaskGroup<Void> group = TaskGroup.create();
+        group.go(() -> {
+            running.countDown();
+            awaitIgnoringInterrupts(fail);
+            throw new IllegalStateException("after the cancel");
+        });
+        await(running);
+        group.cancel();
+        fail.countDown();
+        CancellationException e = assertThrows(CancellationException.class, group::await);
+        assertEquals(1, e.getSuppressed().length);
+        assertEquals("after the cancel", e.getSuppressed()[0].getMessage());
+    }
+
+    @Test
+    void closeCancelsAndWaitsSoNothingOutlivesTheBlock() throws Exception {
+        CountDownLatch never = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(2);
+        AtomicInteger ended = new AtomicInteger();
+        try (TaskGroup<Integer> group = TaskGroup.create()) {
+            for (int i = 0; i < 2; i++) {
+                group.go(() -> {
+                    running.countDown();
+                    try {
+                        return blockOn(never, 0);
+                    } finally {
+                        ended.incrementAndGet();
+                    }
+                });
+            }
+            await(running);
+        }
+        assertEquals(2, ended.get(), "close returned while a task still ran");
+    }
+
+    @Test
+    void closeIsIdempotentAndKeepsTheInterruptStatus() {
+        TaskGroup<Integer> group = TaskGroup.create();
+        group.go(() -> 1);
+        Thread.currentThread().interrupt();
+        group.close();
+        group.close();
+        assertTrue(Thread.interrupted(), "close keeps the interrupt status");
+        assertTrue(group.isCancelled());
+    }
+
+    @Test
+    void goAfterAwaitStartsANewRound() throws Exception {
+        try (TaskGroup<Integer> group = TaskGroup.create(2)) {
+            group.go(() -> 1);
+            group.go(() -> 2);
+            assertEquals(List.of(1, 2), group.await());
+            group.go(() -> 3);
+            assertEquals(List.of(3), group.await());
+            assertEquals(List.of(), group.await());
+        }
+    }
+
+    @Test
+    void aGoDuringAwaitIsWaitedFor() throws Exception {
+        CountDownLatch gateA = new CountDownLatch(1);
+        CountDownLatch gateB = new CountDownLatch(1);
+        try (TaskGroup<String> group = TaskGroup.create()) {
+            group.go(() -> blockOn(gateA, "a"));
+            Threads.Task<List<String>> awaiter = Threads.start(group::await);
+            Threads.untilParked(awaiter.thread());
+            group.go(() -> blockOn(gateB, "b"));
+            gateA.countDown();
+            Threads.assertNotDone(awaiter.result()); // b still runs
+            gateB.countDown();
+            assertEquals(List.of("a", "b"), Threads.get(awaiter));
+        }
+    }
+
+    @Test
+    void aCancelledFutureCancelsOnlyItsTaskAndLeavesNullInTheResults() throws Exception {
+        CountDownLatch never = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(1);
+        try (TaskGroup<String> group = TaskGroup.create()) {
+            group.go(() -> "a");
+            Future<String> b = group.go(() -> {
+                running.countDown();
+                return blockOn(never, "b");
+            });
+            group.go(() -> "c");
+            await(running);
+            assertTrue(b.cancel(true));
+            assertEquals(Arrays.asList("a", null, "c"), group.await());
+            assertFalse(group.isCancelled());
+        }
+    }
+
+    @Test
+    void aRejectingExecutorRejectsOnlyThatGoAndGivesTheSlotBack() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        Executor flaky = task -> {
+            switch (calls.incrementAndGet()) {
+                case 2 -> throw new RejectedExecutionException("full");
+                case 3 -> throw new IllegalStateException("broken");
+                case 4 -> throw new OutOfMemoryError("injected: unable to create a thread");
+                default -> Thread.ofPlatform().daemon(true).start(task);
+            }
+        };
+        try (TaskGroup<Integer> group = TaskGroup.create(1, flaky)) {
+            group.go(() -> 1);
+            assertEquals("full", assertThrows(RejectedExecutionException.class, () -> group.go(() -> 2)).getMessage());
+            assertInstanceOf(IllegalStateException.class,
+                    assertThrows(RejectedExecutionException.class, () -> group.go(() -> 3)).getCause());
+            assertThrows(OutOfMemoryError.class, () -> group.go(() -> 4));
+            group.go(() -> 5);
+            assertEquals(List.of(1, 5), group.await(), "the limit of 1 still lets tasks in");
+            assertFalse(group.isCancelled());
+        }
+    }
+
+    @Test
+    void aBoundedPoolComposesWithTheLimitEitherWayRound() throws Exception {
+        for (int[] limitAndThreads : new int[][] {{8, 2}, {2, 8}}) {
+            int limit = limitAndThreads[0];
+            int threads = limitAndThreads[1];
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            AtomicInteger now = new AtomicInteger();
+            AtomicInteger most = new AtomicInteger();
+            try (TaskGroup<Integer> group = TaskGroup.create(limit, pool)) {
+                for (int i = 0; i < 200; i++) {
+                    int id = i;
+                    group.go(() -> {
+                        most.accumulateAndGet(now.incrementAndGet(), Math::max);
+                        Thread.onSpinWait();
+                        now.decrementAndGet();
+                        return id;
+                    });
+                }
+                assertEquals(IntStream.range(0, 200).boxed().toList(), group.await());
+            } finally {
+                pool.shutdown();
+                assertTrue(pool.awaitTermination(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+            }
+            assertTrue(most.get() <= Math.min(limit, threads), "limit " + limit + ", threads " + threads
+                    + ": " + most.get() + " ran at once");
+        }
+    }
+
+    @Test
+    void anInterruptedAwaitThrowsAndLeavesTheGroupUsable() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        try (TaskGroup<Integer> group = TaskGroup.create()) {
+            group.go(() -> blockOn(gate, 1));
+            Threads.Task<List<Integer>> awaiter = Threads.start(group::await);
+            Threads.untilParked(awaiter.thread());
+            awaiter.thread().interrupt();
+            assertInstanceOf(InterruptedException.class, Threads.failure(awaiter.result()));
+            gate.countDown();
+            assertEquals(List.of(1), group.await());
+        }
+    }
+
+    @Test
+    void badInputIsRejected() {
+        assertThrows(NullPointerException.class, () -> TaskGroup.create(1, null));
+        try (TaskGroup<Integer> group = TaskGroup.create()) {
+            assertThrows(NullPointerException.class, () -> group.go(null));
+            assertThrows(NullPointerException.class, () -> group.tryGo(null));
+        }
+    }
+
+    @Test
+    void aTaskThatEndsWithInterruptedExceptionUnprovokedIsAFailure() throws Exception {
+        try (TaskGroup<Integer> group = TaskGroup.create()) {
+            group.go(() -> {
+                throw new InterruptedException("not from the group");
+            });
+            assertInstanceOf(InterruptedException.class,
+                    assertThrows(ExecutionException.class, group::await).getCause());
+        }
+    }
+
+    @Test
+    void theCancellationInterruptDoesNotLeakIntoWhatTheExecutorsThreadDoesNext() throws Exception {
+        CompletableFuture<Boolean> leaked = new CompletableFuture<>();
+        Executor reporting = task -> Thread.ofPlatform().daemon(true).start(() -> {
+            task.run();
+            leaked.complete(Thread.currentThread().isInterrupted());
+        });
+        AtomicReference<Future<Integer>> self = new AtomicReference<>();
+        CountDownLatch running = new CountDownLatch(1);
+        TaskGroup<Integer> group = TaskGroup.create(0, reporting);
+        self.set(group.go(() -> {
+            running.countDown();
+            // ends without looking at its interrupt, which the cancellation is delivering right now
+            Threads.until("the task's Future is cancelled", () -> self.get() != null && self.get().isCancelled());
+            return 1;
+        }));
+        await(running);
+        group.close();
+        assertFalse(Threads.get(leaked), "the executor's thread is still interrupted after the task");
+    }
+
+    @Test
+    void toStringShowsTheState() {
+        try (TaskGroup<Integer> group = TaskGroup.create(3)) {
+            assertTrue(group.toString().endsWith("[limit=3, running=0, cancelled=false]"), group.toString());
+        }
+    }
+}
