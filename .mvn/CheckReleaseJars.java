@@ -108,7 +108,10 @@ public final class CheckReleaseJars {
     }
 
     private void sources(Path sourcesJar, Path mainJar) throws IOException {
-        if (!Files.isRegularFile(sourcesJar) || !Files.isRegularFile(mainJar)) {
+        if (!Files.isRegularFile(mainJar)) {
+            return;   // already reported
+        }
+        if (!Files.isRegularFile(sourcesJar)) {
             problems.add("no " + sourcesJar);
             return;
         }
