@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -52,6 +54,30 @@ class ExamplesTest {
         }
         assertEquals(50 * 51 / 2, FanOutFanIn.countWords(documents));
         assertEquals(0, FanOutFanIn.countWords(List.of()));
+    }
+
+    @Test
+    void fetchAllReturnsTheBodiesInOrderWithinTheLimitAndFailsFast() throws Exception {
+        List<String> urls = IntStream.range(0, 30).mapToObj(i -> "u" + i).toList();
+        AtomicInteger now = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        List<String> bodies = FetchAll.fetchAll(urls, 3, url -> {
+            most.accumulateAndGet(now.incrementAndGet(), Math::max);
+            Thread.yield();
+            now.decrementAndGet();
+            return "body of " + url;
+        });
+        assertEquals(urls.stream().map(u -> "body of " + u).toList(), bodies);
+        assertTrue(most.get() <= 3, most.get() + " fetches at once");
+
+        IllegalStateException down = new IllegalStateException("u7 is down");
+        ExecutionException e = assertThrows(ExecutionException.class, () -> FetchAll.fetchAll(urls, 3, url -> {
+            if (url.equals("u7")) {
+                throw down;
+            }
+            return url;
+        }));
+        assertSame(down, e.getCause());
     }
 
     @Test
