@@ -94,7 +94,7 @@ class ExecutorServiceConformanceTest {
     }
 
     private static PoolStats stats(ExecutorService es) {
-        return es instanceof Pool p ? p.stats() : ((MultiPool) es).stats();
+        return ((WorkerPool) es).stats();
     }
 
     /** Occupies every worker with a task that waits for the returned gate; returns once all run. */

@@ -20,6 +20,16 @@ final class TestSupport {
     private TestSupport() {
     }
 
+    /** The task counters of {@code s}, with the blocked ones, which depend on timing, set to zero. */
+    static PoolStats tasks(PoolStats s) {
+        return tasks(s.submitted(), s.completed(), s.failed(), s.rejected());
+    }
+
+    /** Task counters with no blocked submission. */
+    static PoolStats tasks(long submitted, long completed, long failed, long rejected) {
+        return new PoolStats(submitted, completed, failed, rejected, 0L, Duration.ZERO);
+    }
+
     /** Polls {@code condition} until it holds or {@link #WAIT} passes. */
     static void eventually(String what, BooleanSupplier condition) {
         eventually(what, condition, () -> "");
