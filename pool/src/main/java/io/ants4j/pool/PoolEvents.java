@@ -38,7 +38,10 @@ import jdk.jfr.Timespan;
  * {@link FlightRecorder#isInitialized()} says a recorder runs (a recording was started, on the command line, by
  * {@code jcmd} or through the API). Every method is called on a slow path only (a wait, a rejection, a failure,
  * a life-cycle change), never on a hand-off, and catches whatever the recorder throws: a failing event never
- * costs the pool a task, a count or a lock.
+ * costs the pool a task, a count or a lock. Each method spells out the same few lines (check, make, fill,
+ * commit) rather than share a helper: a helper taking an {@link Event} would make the verifier load every
+ * event class with this one, and one taking a lambda would allocate before the recorder check, which a
+ * submitter's slow path under memory pressure must not do.
  *
  * <p>The periodic statistics hook is one for the JVM, installed through a {@link FlightRecorderListener} when
  * the recorder initializes (so a JVM that never records pays only for the listener). It walks a set of

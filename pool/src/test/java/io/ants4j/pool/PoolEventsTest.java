@@ -2,8 +2,8 @@ package io.ants4j.pool;
 
 import static io.ants4j.pool.TestSupport.WAIT;
 import static io.ants4j.pool.TestSupport.await;
-import static io.ants4j.pool.TestSupport.block;
 import static io.ants4j.pool.TestSupport.eventually;
+import static io.ants4j.pool.TestSupport.occupy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -102,13 +102,7 @@ class PoolEventsTest {
     private static void exercise() throws Exception {
         Pool pool = Pool.newPool(1, PoolOptions.builder().name("jfr-pool").maxBlockingTasks(1)
                 .panicHandler(t -> { }).build());
-        CountDownLatch go = new CountDownLatch(1);
-        CountDownLatch running = new CountDownLatch(1);
-        pool.execute(() -> {
-            running.countDown();
-            block(go);
-        });
-        await(running);
+        CountDownLatch go = occupy(pool::execute, 1);
         assertFalse(pool.tryExecute(() -> { }, Duration.ZERO)); // timeout
         AtomicReference<Throwable> firstWaiter = new AtomicReference<>();
         Thread interrupted = Thread.ofPlatform().start(() -> {

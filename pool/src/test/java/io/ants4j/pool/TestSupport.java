@@ -11,6 +11,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /** Bounded waits for the pool tests: every wait has a deadline, none uses sleep for ordering. */
@@ -53,6 +54,23 @@ final class TestSupport {
             Thread.currentThread().interrupt();
             fail(e);
         }
+    }
+
+    /**
+     * Submits {@code n} tasks that block until the latch returned opens, and waits until all of them run: a
+     * pool whose workers are all busy.
+     */
+    static CountDownLatch occupy(Consumer<Runnable> submit, int n) {
+        CountDownLatch go = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(n);
+        for (int i = 0; i < n; i++) {
+            submit.accept(() -> {
+                running.countDown();
+                block(go);
+            });
+        }
+        await(running);
+        return go;
     }
 
     /** Awaits a latch in a task without checked exceptions (bounded). */

@@ -4,6 +4,7 @@ import static io.ants4j.pool.TestSupport.WAIT;
 import static io.ants4j.pool.TestSupport.await;
 import static io.ants4j.pool.TestSupport.block;
 import static io.ants4j.pool.TestSupport.eventually;
+import static io.ants4j.pool.TestSupport.occupy;
 import static io.ants4j.pool.TestSupport.tasks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,20 +46,6 @@ class WorkerPoolContractTest {
     /** A pool of {@code kind} with capacity 2 on {@code threads}. */
     private static Tested make(Kind kind, Threads threads) {
         return kind.make(2, options(threads).build());
-    }
-
-    /** Starts {@code n} tasks that block until the latch returned opens, and waits until all of them run. */
-    private static CountDownLatch occupy(Tested t, int n) {
-        CountDownLatch go = new CountDownLatch(1);
-        CountDownLatch running = new CountDownLatch(n);
-        for (int i = 0; i < n; i++) {
-            t.submit().accept(() -> {
-                running.countDown();
-                block(go);
-            });
-        }
-        await(running);
-        return go;
     }
 
     @ParameterizedTest
@@ -122,7 +109,7 @@ class WorkerPoolContractTest {
         assertEquals(2, pool.free());
         assertEquals(0, pool.running());
         assertEquals(0, pool.idle());
-        CountDownLatch go = occupy(t, 2);
+        CountDownLatch go = occupy(t.submit(), 2);
         assertEquals(2, pool.running());
         assertEquals(0, pool.idle(), "both workers are busy");
         assertEquals(0, pool.free());
@@ -147,7 +134,7 @@ class WorkerPoolContractTest {
         long start = System.nanoTime();
         Tested t = kind.make(2, options(threads).panicHandler(x -> { }).build());
         WorkerPool pool = t.pool();
-        CountDownLatch go = occupy(t, 2);
+        CountDownLatch go = occupy(t.submit(), 2);
         assertFalse(t.trySubmit().test(() -> { }, Duration.ZERO), "no worker is free");
         CountDownLatch ranAfterWait = new CountDownLatch(1);
         Thread submitter = Thread.ofPlatform().start(() -> t.submit().accept(ranAfterWait::countDown));
@@ -178,7 +165,7 @@ class WorkerPoolContractTest {
     void timedSubmissionWaitsAtMostItsTimeout(Kind kind, Threads threads) throws Exception {
         Tested t = make(kind, threads);
         WorkerPool pool = t.pool();
-        CountDownLatch go = occupy(t, 2);
+        CountDownLatch go = occupy(t.submit(), 2);
         long start = System.nanoTime();
         assertFalse(t.trySubmit().test(() -> { }, Duration.ofMillis(50)));
         assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(50), "gave up before the timeout");
@@ -202,7 +189,7 @@ class WorkerPoolContractTest {
         assertFalse(pool.isClosed());
         assertFalse(pool.isTerminated());
         assertFalse(pool.awaitTermination(0, TimeUnit.SECONDS), "an open pool never terminates");
-        CountDownLatch go = occupy(t, 1);
+        CountDownLatch go = occupy(t.submit(), 1);
         pool.release();
         assertTrue(pool.isClosed());
         assertFalse(pool.isTerminated(), "a task still runs");
@@ -229,7 +216,7 @@ class WorkerPoolContractTest {
         AtomicBoolean done = new AtomicBoolean();
         Tested t = make(kind, threads);
         try (WorkerPool pool = t.pool()) {
-            CountDownLatch go = occupy(t, 1);
+            CountDownLatch go = occupy(t.submit(), 1);
             t.submit().accept(() -> { });
             Thread.ofPlatform().start(() -> { // opens the latch once close has begun to wait
                 eventually("close called", pool::isClosed);
@@ -247,7 +234,7 @@ class WorkerPoolContractTest {
     @MethodSource(KINDS)
     void closeFromATaskWaitsForTheOthersOnly(Kind kind, Threads threads) throws Exception {
         Tested t = make(kind, threads);
-        CountDownLatch go = occupy(t, 1);
+        CountDownLatch go = occupy(t.submit(), 1);
         WorkerPool pool = t.pool();
         CountDownLatch closed = new CountDownLatch(1);
         AtomicBoolean otherDone = new AtomicBoolean();
