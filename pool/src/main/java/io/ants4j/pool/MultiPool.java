@@ -1,15 +1,6 @@
 package io.ants4j.pool;
 
-import java.time.Duration;
-import java.util.Collection;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.AbstractExecutorService;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -39,13 +30,12 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Memory consistency effects: as {@link Pool}: actions before {@link #execute} happen-before the task runs.
  */
-public final class MultiPool extends AbstractExecutorService implements WorkerPool {
-    private final MultiPoolCore core;
-    private final ExecutorSupport executorSupport;
+public final class MultiPool extends AbstractPoolExecutor {
+    private final MultiPoolCore parts;
 
-    private MultiPool(int pools, int sizePerPool, LoadBalancing lb, PoolOptions options) {
-        this.core = new MultiPoolCore("MultiPool", pools, sizePerPool, lb, options, t -> ((Runnable) t).run());
-        this.executorSupport = new ExecutorSupport(this, core::trySubmit, core::awaitClose);
+    private MultiPool(String name, int pools, int sizePerPool, LoadBalancing lb, PoolOptions options) {
+        super(name, new MultiPoolCore(name, pools, sizePerPool, lb, options, t -> ((Runnable) t).run()));
+        this.parts = (MultiPoolCore) core;
     }
 
     /**
@@ -59,7 +49,7 @@ public final class MultiPool extends AbstractExecutorService implements WorkerPo
      * @throws NullPointerException     if {@code lb} is null
      */
     public static MultiPool newMultiPool(int pools, int sizePerPool, LoadBalancing lb) {
-        return new MultiPool(pools, sizePerPool, lb, PoolOptions.defaults());
+        return newMultiPool(pools, sizePerPool, lb, PoolOptions.defaults());
     }
 
     /**
@@ -74,27 +64,8 @@ public final class MultiPool extends AbstractExecutorService implements WorkerPo
      * @throws NullPointerException     if {@code lb} or {@code options} is null
      */
     public static MultiPool newMultiPool(int pools, int sizePerPool, LoadBalancing lb, PoolOptions options) {
-        return new MultiPool(pools, sizePerPool, lb, options);
-    }
-
-    /**
-     * Runs {@code task} on a worker of the sub-pool the strategy picks, blocking while no worker of it is free
-     * unless the options forbid it (where a JDK executor would queue the task and return).
-     *
-     * @param task the task
-     * @throws NullPointerException       if {@code task} is null
-     * @throws PoolClosedException        if the multi-pool is closed
-     * @throws PoolOverloadException      if no worker is free and the submitter may not block
-     * @throws RejectedExecutionException caused by {@link InterruptedException} if interrupted while blocked
-     */
-    @Override
-    public void execute(Runnable task) {
-        core.submit(Objects.requireNonNull(task, "task"));
-    }
-
-    @Override
-    public int running() {
-        return core.running();
+        return new MultiPool(Objects.requireNonNull(options, "options").nameOfNewPool(), pools, sizePerPool, lb,
+                options);
     }
 
     /**
@@ -105,12 +76,7 @@ public final class MultiPool extends AbstractExecutorService implements WorkerPo
      * @throws IndexOutOfBoundsException if {@code index} is out of range
      */
     public int running(int index) {
-        return core.running(index);
-    }
-
-    @Override
-    public int free() {
-        return core.free();
+        return parts.running(index);
     }
 
     /**
@@ -121,12 +87,7 @@ public final class MultiPool extends AbstractExecutorService implements WorkerPo
      * @throws IndexOutOfBoundsException if {@code index} is out of range
      */
     public int free(int index) {
-        return core.free(index);
-    }
-
-    @Override
-    public int waiting() {
-        return core.waiting();
+        return parts.free(index);
     }
 
     /**
@@ -137,190 +98,6 @@ public final class MultiPool extends AbstractExecutorService implements WorkerPo
      * @throws IndexOutOfBoundsException if {@code index} is out of range
      */
     public int waiting(int index) {
-        return core.waiting(index);
-    }
-
-    /** Returns the sum of the sub-pools' capacities. */
-    @Override
-    public int cap() {
-        return core.cap();
-    }
-
-    /** Sets the capacity of each sub-pool to {@code size} (the total becomes {@code pools * size}). */
-    @Override
-    public void tune(int size) {
-        core.tune(size);
-    }
-
-    @Override
-    public boolean isClosed() {
-        return core.isClosed();
-    }
-
-    @Override
-    public void release() {
-        core.release();
-    }
-
-    @Override
-    public void releaseTimeout(Duration timeout) throws TimeoutException {
-        core.releaseTimeout(timeout);
-    }
-
-    @Override
-    public void reboot() {
-        core.reboot();
-    }
-
-    /**
-     * Returns the task counters summed over the sub-pools.
-     *
-     * @return completed, failed and rejected counts since the multi-pool was made
-     */
-    public PoolStats stats() {
-        return core.stats();
-    }
-
-    /** Same as {@link #release()}. */
-    @Override
-    public void shutdown() {
-        core.release();
-    }
-
-    /**
-     * Releases every sub-pool and interrupts the running tasks. A task that does not respond to interrupts runs
-     * on; submitters blocked waiting for a worker are rejected with {@link PoolClosedException}.
-     *
-     * @return an empty list: tasks are never queued, so none is waiting to run
-     */
-    @Override
-    public List<Runnable> shutdownNow() {
-        core.shutdownNow();
-        return List.of();
-    }
-
-    /**
-     * As {@link Pool#invokeAll(Collection)}: hands the tasks over one by one as {@link #execute} does, waiting for
-     * a worker while the chosen sub-pool is full.
-     *
-     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks; the tasks
-     *                                    not done are cancelled
-     * @throws NullPointerException       if {@code tasks} or one of them is null; then no task runs
-     * @throws RejectedExecutionException as {@link #execute} throws it; the tasks not done are cancelled
-     */
-    @Override
-    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
-        return executorSupport.invokeAll(tasks);
-    }
-
-    /**
-     * As {@link Pool#invokeAll(Collection, long, TimeUnit)}: waits for a worker only until the deadline (on the
-     * sub-pool the strategy picks; round robin then looks once more on the least-running one), cancels what is
-     * not done at the deadline, and never overruns the timeout by waiting for a worker.
-     *
-     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks; the tasks
-     *                                    not done are cancelled
-     * @throws NullPointerException       if {@code tasks}, one of them, or {@code unit} is null; then no task
-     *                                    runs
-     * @throws RejectedExecutionException {@link PoolClosedException} if the multi-pool is closed, or
-     *                                    {@link PoolOverloadException} if {@linkplain
-     *                                    PoolOptions#maxBlockingTasks() maxBlockingTasks} submitters already
-     *                                    wait; the tasks not done are cancelled
-     */
-    @Override
-    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
-            throws InterruptedException {
-        return executorSupport.invokeAll(tasks, timeout, unit);
-    }
-
-    /**
-     * As {@link Pool#invokeAny(Collection)}: returns the result of a task that completed normally and cancels
-     * the others, handing the tasks over one at a time as {@link #execute} does.
-     *
-     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks
-     * @throws ExecutionException         if every task failed (its cause is one of the failures)
-     * @throws IllegalArgumentException   if {@code tasks} is empty
-     * @throws NullPointerException       if {@code tasks} or one of them is null; then no task runs
-     * @throws RejectedExecutionException as {@link #execute} throws it
-     */
-    @Override
-    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
-        return executorSupport.invokeAny(tasks);
-    }
-
-    /**
-     * As {@link Pool#invokeAny(Collection, long, TimeUnit)}: returns the result of a task that completed
-     * normally before the timeout elapsed and cancels the others, waiting for a worker only until the deadline.
-     *
-     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks
-     * @throws ExecutionException         if every task failed (its cause is one of the failures)
-     * @throws TimeoutException           if no task completed normally before the timeout elapsed
-     * @throws IllegalArgumentException   if {@code tasks} is empty
-     * @throws NullPointerException       if {@code tasks}, one of them, or {@code unit} is null; then no task
-     *                                    runs
-     * @throws RejectedExecutionException {@link PoolClosedException} if the multi-pool is closed, or
-     *                                    {@link PoolOverloadException} if {@linkplain
-     *                                    PoolOptions#maxBlockingTasks() maxBlockingTasks} submitters already
-     *                                    wait
-     */
-    @Override
-    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        return executorSupport.invokeAny(tasks, timeout, unit);
-    }
-
-    /**
-     * As {@link Pool#close()}: shuts every sub-pool down and waits until the multi-pool has terminated; an
-     * interrupt calls {@link #shutdownNow()} once and is kept. Called from a task running on this multi-pool, it
-     * waits until every other task (in any sub-pool) has ended and returns; the multi-pool terminates once the
-     * calling task returns.
-     *
-     * <p>Memory consistency effects: the actions of every task of the multi-pool, other than the calling one,
-     * happen-before {@code close} returns.
-     */
-    @Override
-    public void close() {
-        executorSupport.close();
-    }
-
-    @Override
-    public boolean isShutdown() {
-        return core.isClosed();
-    }
-
-    /**
-     * Returns true if the multi-pool has terminated: it is shut down and no worker is left in any sub-pool,
-     * so every task it accepted has completed. Like {@link Pool#isTerminated()}, it does not wait for threads
-     * to end. Once true, it stays true until {@link #reboot()}.
-     *
-     * <p>Memory consistency effects: when it returns true, the actions of every task the multi-pool ran
-     * happen-before it returns.
-     *
-     * @return whether the multi-pool has terminated
-     */
-    @Override
-    public boolean isTerminated() {
-        return core.isTerminated();
-    }
-
-    /**
-     * Blocks until the multi-pool has {@linkplain #isTerminated() terminated} and every thread of every
-     * sub-pool has ended (also those started before a {@link #reboot()}), or the timeout elapses, or the
-     * current thread is interrupted, whichever happens first. On a multi-pool that stays open it waits the
-     * whole timeout.
-     *
-     * @param timeout the longest time to wait
-     * @param unit    the unit of {@code timeout}
-     * @return true if the multi-pool terminated and all its threads ended; false if the timeout elapsed first
-     * @throws InterruptedException if interrupted while waiting
-     */
-    @Override
-    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        return core.awaitTermination(unit.toNanos(timeout));
-    }
-
-    @Override
-    public String toString() {
-        return core.toString();
+        return parts.waiting(index);
     }
 }

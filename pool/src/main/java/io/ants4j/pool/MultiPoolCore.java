@@ -4,10 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -20,8 +18,9 @@ import java.util.function.Consumer;
  * {@link LoadBalancing#ROUND_ROBIN} takes {@code index.incrementAndGet()} modulo N (unsigned, so the counter
  * may wrap), and when the chosen sub-pool is overloaded retries once on the least-running one, as ants does;
  * {@link LoadBalancing#LEAST_TASKS} scans the {@code running()} counts (a racy but harmless snapshot).
- * Rejections are counted here once per submission (the sub-pools' dispatch counts none), completed and failed
- * tasks are summed from the sub-pools.
+ * Submissions and rejections are counted once per submission by the multi-pool (the sub-pools' dispatch counts
+ * none); completed, failed and blocked submissions are summed from the sub-pools. Sub-pool {@code i} is named
+ * {@code <name>-<i>}.
  *
  * <p>Life cycle. The multi-pool's own open/closed {@link #state} is read without a lock by the submit path;
  * the transitions ({@link #release}, {@link #shutdownNow}, {@link #reboot}, {@link #tune}) walk every sub-pool
@@ -38,23 +37,23 @@ import java.util.function.Consumer;
  * lane each, round robin would find the one spinning worker the JVM allows in the lane only every N-th
  * submission, and wake a parked worker for all the others.
  */
-final class MultiPoolCore {
+final class MultiPoolCore implements Core {
     private static final int OPENED = 0;
     private static final int CLOSED = 1;
 
-    private final String kind;
+    private final String name;
     private final PoolCore[] pools;
+    private final SpinningWorkers lane = new SpinningWorkers();
     private final LoadBalancing lb;
     private final AtomicInteger index = new AtomicInteger(-1);
     /** Open or closed; changed only under {@link #lifecycle}. */
     private final AtomicInteger state = new AtomicInteger(OPENED);
-    private final LongAdder rejected = new LongAdder();
     /** Serializes the life-cycle transitions; never taken on the submit path. */
     private final ReentrantLock lifecycle = new ReentrantLock();
     /** Reboots so far; changed under {@link #lifecycle}, read by a wait for termination to notice one. */
     private volatile int reboots;
 
-    MultiPoolCore(String kind, int n, int sizePerPool, LoadBalancing lb, PoolOptions options,
+    MultiPoolCore(String name, int n, int sizePerPool, LoadBalancing lb, PoolOptions options,
                   Consumer<Object> runner) {
         if (n <= 0) {
             throw new IllegalArgumentException("pools must be positive: " + n);
@@ -62,14 +61,13 @@ final class MultiPoolCore {
         if (sizePerPool <= 0) {
             throw new IllegalArgumentException("sizePerPool must be positive: " + sizePerPool);
         }
-        this.kind = kind;
+        this.name = name;
         this.lb = Objects.requireNonNull(lb, "lb");
         Objects.requireNonNull(options, "options");
         pools = new PoolCore[n];
-        SpinningWorkers lane = new SpinningWorkers();
         try {
             for (int i = 0; i < n; i++) {
-                pools[i] = new PoolCore(kind + '#' + i, sizePerPool, options, runner, lane);
+                pools[i] = new PoolCore(name + '-' + i, sizePerPool, options, runner, lane);
             }
         } catch (RuntimeException | Error e) {
             for (PoolCore p : pools) {
@@ -97,30 +95,38 @@ final class MultiPoolCore {
         return best;
     }
 
-    void submit(Object payload) {
-        try {
-            if (state.get() == CLOSED) {
-                throw new PoolClosedException();
-            }
-            try {
-                pools[next(lb)].dispatch(payload, false, 0L);
-            } catch (PoolOverloadException e) {
-                if (lb != LoadBalancing.ROUND_ROBIN) {
-                    throw e;
-                }
-                pools[next(LoadBalancing.LEAST_TASKS)].dispatch(payload, false, 0L);
-            }
-        } catch (RejectedExecutionException e) {
-            rejected.increment();
-            throw e;
+    /**
+     * Hands {@code payload} to a worker of the sub-pool the strategy picks; round robin, when that sub-pool is
+     * overloaded (or, {@code timed}, gives up), looks once more on the least-running one, with the time left.
+     */
+    @Override
+    public boolean dispatch(Object payload, boolean timed, long nanos) {
+        if (state.get() == CLOSED) {
+            throw new PoolClosedException();
         }
+        long deadline = timed ? System.nanoTime() + nanos : 0L;
+        boolean ok;
+        try {
+            ok = pools[next(lb)].dispatch(payload, timed, nanos);
+        } catch (PoolOverloadException e) { // only untimed: a timed dispatch returns false instead
+            if (lb != LoadBalancing.ROUND_ROBIN) {
+                throw e;
+            }
+            ok = false;
+        }
+        if (!ok && lb == LoadBalancing.ROUND_ROBIN) {
+            ok = pools[next(LoadBalancing.LEAST_TASKS)].dispatch(payload, timed,
+                    timed ? Math.max(0L, deadline - System.nanoTime()) : 0L);
+        }
+        return ok;
     }
 
     private PoolCore pool(int i) {
         return pools[Objects.checkIndex(i, pools.length)];
     }
 
-    int running() {
+    @Override
+    public int running() {
         int n = 0;
         for (PoolCore p : pools) {
             n += p.running();
@@ -133,7 +139,8 @@ final class MultiPoolCore {
     }
 
     /** The sum of the parts' free slots; never -1, the parts being bounded (sizePerPool and tune are positive). */
-    int free() {
+    @Override
+    public int free() {
         int n = 0;
         for (PoolCore p : pools) {
             n += p.free();
@@ -145,7 +152,8 @@ final class MultiPoolCore {
         return pool(i).free();
     }
 
-    int waiting() {
+    @Override
+    public int waiting() {
         int n = 0;
         for (PoolCore p : pools) {
             n += p.waiting();
@@ -157,7 +165,8 @@ final class MultiPoolCore {
         return pool(i).waiting();
     }
 
-    int cap() {
+    @Override
+    public int cap() {
         int n = 0;
         for (PoolCore p : pools) {
             int c = p.cap();
@@ -169,7 +178,18 @@ final class MultiPoolCore {
         return n;
     }
 
-    void tune(int size) {
+    /** The idle workers of every sub-pool, and the one spinning in the shared lane. */
+    @Override
+    public int idle() {
+        int n = lane.hasSpinner() ? 1 : 0;
+        for (PoolCore p : pools) {
+            n += p.queued();
+        }
+        return n;
+    }
+
+    @Override
+    public void tune(int size) {
         lifecycle.lock();
         try {
             for (PoolCore p : pools) {
@@ -180,26 +200,31 @@ final class MultiPoolCore {
         }
     }
 
-    boolean isClosed() {
+    @Override
+    public boolean isClosed() {
         return state.get() == CLOSED;
     }
 
-    void release() {
-        close(false);
+    @Override
+    public boolean release() {
+        return close(false);
     }
 
     /** Closes like {@link #release} and interrupts the busy workers of every sub-pool, even if already closed. */
-    void shutdownNow() {
-        close(true);
+    @Override
+    public boolean shutdownNow() {
+        return close(true);
     }
 
-    private void close(boolean interrupt) {
+    /** Whether this call closed the multi-pool. */
+    private boolean close(boolean interrupt) {
         lifecycle.lock();
         try {
-            if (state.get() == CLOSED && !interrupt) {
-                return;
+            boolean wasOpen = state.get() != CLOSED;
+            if (!wasOpen && !interrupt) {
+                return false;
             }
-            state.set(CLOSED); // first: from now on no submitter passes the check in submit
+            state.set(CLOSED); // first: from now on no submitter passes the check in dispatch
             for (PoolCore p : pools) {
                 if (interrupt) {
                     p.shutdownNow();
@@ -207,6 +232,7 @@ final class MultiPoolCore {
                     p.release();
                 }
             }
+            return wasOpen;
         } finally {
             lifecycle.unlock();
         }
@@ -217,10 +243,11 @@ final class MultiPoolCore {
      * wind down in parallel; reports every sub-pool still alive at the deadline in one exception. An
      * interrupt does not cut the wait short but is kept.
      */
-    void releaseTimeout(Duration timeout) throws TimeoutException {
+    @Override
+    public void releaseTimeout(Duration timeout) throws TimeoutException {
         Objects.requireNonNull(timeout, "timeout");
         release();
-        long deadline = System.nanoTime() + Pool.nanos(timeout);
+        long deadline = System.nanoTime() + PoolCore.nanos(timeout);
         List<Integer> late;
         boolean interrupted = false;
         for (;;) {
@@ -239,12 +266,13 @@ final class MultiPoolCore {
             for (int i : late) {
                 why.add("pool " + i + ": " + pools[i].running() + " worker(s) still running");
             }
-            throw new TimeoutException(kind + " did not terminate within " + timeout + ": "
+            throw new TimeoutException(name + " did not terminate within " + timeout + ": "
                     + String.join(" | ", why));
         }
     }
 
-    void reboot() {
+    @Override
+    public void reboot() {
         lifecycle.lock();
         try {
             if (state.get() != CLOSED) {
@@ -262,7 +290,8 @@ final class MultiPoolCore {
     }
 
     /** Under {@link #lifecycle}, so the answer holds for all sub-pools at one instant. */
-    boolean isTerminated() {
+    @Override
+    public boolean isTerminated() {
         lifecycle.lock();
         try {
             if (state.get() != CLOSED) {
@@ -279,7 +308,8 @@ final class MultiPoolCore {
         }
     }
 
-    boolean awaitTermination(long nanos) throws InterruptedException {
+    @Override
+    public boolean awaitTermination(long nanos) throws InterruptedException {
         return awaitParts(PoolCore.deadline(nanos)).isEmpty();
     }
 
@@ -313,51 +343,19 @@ final class MultiPoolCore {
         }
     }
 
-    PoolStats stats() {
-        PoolStats s = new PoolStats(0, 0, rejected.sum());
-        for (PoolCore p : pools) {
-            s = s.plus(p.stats());
+    @Override
+    public PoolStats stats() {
+        PoolStats s = pools[0].stats();
+        for (int i = 1; i < pools.length; i++) {
+            s = s.plus(pools[i].stats());
         }
         return s;
     }
 
     @Override
-    public String toString() {
-        PoolStats s = stats();
-        return kind + '[' + (isClosed() ? "closed" : "open") + ", pools=" + pools.length + ", lb=" + lb
-                + ", cap=" + cap() + ", running=" + running() + ", waiting=" + waiting()
-                + ", completed=" + s.completed() + ", failed=" + s.failed() + ", rejected=" + s.rejected() + ']';
-    }
-
-    // ------------------------------------------------------------------------------------------ ExecutorService
-
-    /**
-     * Like {@link #submit} but waits at most {@code nanos} for a worker of the chosen sub-pool (as
-     * {@link PoolCore#trySubmit}); round robin then looks once more on the least-running sub-pool, with the time
-     * left. Counts one rejection if the payload was not handed over.
-     *
-     * @return whether the payload was handed to a worker
-     */
-    boolean trySubmit(Object payload, long nanos) {
-        boolean ok;
-        try {
-            if (state.get() == CLOSED) {
-                throw new PoolClosedException();
-            }
-            long deadline = System.nanoTime() + nanos;
-            ok = pools[next(lb)].dispatch(payload, true, nanos);
-            if (!ok && lb == LoadBalancing.ROUND_ROBIN) {
-                ok = pools[next(LoadBalancing.LEAST_TASKS)].dispatch(payload, true,
-                        Math.max(0L, deadline - System.nanoTime()));
-            }
-        } catch (RejectedExecutionException e) {
-            rejected.increment();
-            throw e;
-        }
-        if (!ok) {
-            rejected.increment();
-        }
-        return ok;
+    public String state() {
+        return (isClosed() ? (isTerminated() ? "terminated" : "closed") : "open") + ", pools=" + pools.length
+                + ", lb=" + lb;
     }
 
     /**
@@ -366,7 +364,8 @@ final class MultiPoolCore {
      *
      * @return false if that did not happen within {@code nanos}
      */
-    boolean awaitClose(long nanos) throws InterruptedException {
+    @Override
+    public boolean awaitClose(long nanos) throws InterruptedException {
         long deadline = PoolCore.deadline(nanos);
         for (PoolCore p : pools) {
             if (!p.awaitClose(deadline - System.nanoTime())) {

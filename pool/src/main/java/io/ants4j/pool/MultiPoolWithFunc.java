@@ -1,9 +1,6 @@
 package io.ants4j.pool;
 
-import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
@@ -21,14 +18,14 @@ import java.util.function.Consumer;
  *
  * @param <T> the argument type of the function
  */
-public final class MultiPoolWithFunc<T> implements WorkerPool {
-    private final MultiPoolCore core;
+public final class MultiPoolWithFunc<T> extends AbstractFuncPool<T> {
+    private final MultiPoolCore parts;
 
     @SuppressWarnings("unchecked")
-    private MultiPoolWithFunc(int pools, int sizePerPool, Consumer<? super T> fn, LoadBalancing lb,
+    private MultiPoolWithFunc(String name, int pools, int sizePerPool, Consumer<? super T> fn, LoadBalancing lb,
                               PoolOptions options) {
-        Objects.requireNonNull(fn, "fn");
-        this.core = new MultiPoolCore("MultiPoolWithFunc", pools, sizePerPool, lb, options, (Consumer<Object>) fn);
+        super(name, new MultiPoolCore(name, pools, sizePerPool, lb, options, (Consumer<Object>) fn));
+        this.parts = (MultiPoolCore) core;
     }
 
     /**
@@ -45,7 +42,7 @@ public final class MultiPoolWithFunc<T> implements WorkerPool {
      */
     public static <T> MultiPoolWithFunc<T> newMultiPool(int pools, int sizePerPool, Consumer<? super T> fn,
                                                         LoadBalancing lb) {
-        return new MultiPoolWithFunc<>(pools, sizePerPool, fn, lb, PoolOptions.defaults());
+        return newMultiPool(pools, sizePerPool, fn, lb, PoolOptions.defaults());
     }
 
     /**
@@ -63,24 +60,9 @@ public final class MultiPoolWithFunc<T> implements WorkerPool {
      */
     public static <T> MultiPoolWithFunc<T> newMultiPool(int pools, int sizePerPool, Consumer<? super T> fn,
                                                         LoadBalancing lb, PoolOptions options) {
-        return new MultiPoolWithFunc<>(pools, sizePerPool, fn, lb, options);
-    }
-
-    /**
-     * Runs the function on {@code arg} in the sub-pool the strategy picks.
-     *
-     * @param arg the argument, {@code null} allowed
-     * @throws PoolClosedException        if the multi-pool is closed
-     * @throws PoolOverloadException      if no worker is free and the caller may not block
-     * @throws RejectedExecutionException caused by {@link InterruptedException} if interrupted while blocked
-     */
-    public void invoke(T arg) {
-        core.submit(arg);
-    }
-
-    @Override
-    public int running() {
-        return core.running();
+        Objects.requireNonNull(fn, "fn");
+        return new MultiPoolWithFunc<>(Objects.requireNonNull(options, "options").nameOfNewPool(), pools,
+                sizePerPool, fn, lb, options);
     }
 
     /**
@@ -91,12 +73,7 @@ public final class MultiPoolWithFunc<T> implements WorkerPool {
      * @throws IndexOutOfBoundsException if {@code index} is out of range
      */
     public int running(int index) {
-        return core.running(index);
-    }
-
-    @Override
-    public int free() {
-        return core.free();
+        return parts.running(index);
     }
 
     /**
@@ -107,12 +84,7 @@ public final class MultiPoolWithFunc<T> implements WorkerPool {
      * @throws IndexOutOfBoundsException if {@code index} is out of range
      */
     public int free(int index) {
-        return core.free(index);
-    }
-
-    @Override
-    public int waiting() {
-        return core.waiting();
+        return parts.free(index);
     }
 
     /**
@@ -123,71 +95,6 @@ public final class MultiPoolWithFunc<T> implements WorkerPool {
      * @throws IndexOutOfBoundsException if {@code index} is out of range
      */
     public int waiting(int index) {
-        return core.waiting(index);
-    }
-
-    /** Returns the sum of the sub-pools' capacities. */
-    @Override
-    public int cap() {
-        return core.cap();
-    }
-
-    /** Sets the capacity of each sub-pool to {@code size}. */
-    @Override
-    public void tune(int size) {
-        core.tune(size);
-    }
-
-    @Override
-    public boolean isClosed() {
-        return core.isClosed();
-    }
-
-    @Override
-    public void release() {
-        core.release();
-    }
-
-    @Override
-    public void releaseTimeout(Duration timeout) throws TimeoutException {
-        core.releaseTimeout(timeout);
-    }
-
-    @Override
-    public void reboot() {
-        core.reboot();
-    }
-
-    /**
-     * Blocks until the multi-pool has terminated (it is released and no worker is left in any sub-pool, so
-     * every call of the function has returned) and every thread of every sub-pool has ended (also those
-     * started before a {@link #reboot()}), or the timeout elapses, or the current thread is interrupted,
-     * whichever happens first. On a multi-pool that stays open it waits the whole timeout. Once it has
-     * returned true it does so at once until {@link #reboot()}.
-     *
-     * <p>Memory consistency effects: when it returns true, every call of the function happens-before it
-     * returns.
-     *
-     * @param timeout the longest time to wait
-     * @param unit    the unit of {@code timeout}
-     * @return true if the multi-pool terminated and all its threads ended; false if the timeout elapsed first
-     * @throws InterruptedException if interrupted while waiting
-     */
-    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        return core.awaitTermination(unit.toNanos(timeout));
-    }
-
-    /**
-     * Returns the task counters summed over the sub-pools.
-     *
-     * @return completed, failed and rejected counts since the multi-pool was made
-     */
-    public PoolStats stats() {
-        return core.stats();
-    }
-
-    @Override
-    public String toString() {
-        return core.toString();
+        return parts.waiting(index);
     }
 }

@@ -1,16 +1,7 @@
 package io.ants4j.pool;
 
-import java.time.Duration;
-import java.util.Collection;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.AbstractExecutorService;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A pool of worker threads that runs each submitted {@link Runnable} on a recycled worker, with at most
@@ -76,14 +67,10 @@ import java.util.concurrent.TimeoutException;
  * java.util.concurrent.FutureTask}s: {@code cancel(true)} interrupts the worker running the task, and the
  * worker clears that interrupt before it takes its next task.
  */
-public final class Pool extends AbstractExecutorService implements WorkerPool {
-    private final PoolCore core;
-    private final ExecutorSupport executorSupport;
+public final class Pool extends AbstractPoolExecutor {
 
-    private Pool(int capacity, PoolOptions options) {
-        this.core = new PoolCore("Pool", capacity, options, task -> ((Runnable) task).run(),
-                new SpinningWorkers());
-        this.executorSupport = new ExecutorSupport(this, core::trySubmit, core::awaitClose);
+    private Pool(String name, int capacity, PoolOptions options) {
+        super(name, new PoolCore(name, capacity, options, task -> ((Runnable) task).run(), new SpinningWorkers()));
     }
 
     /**
@@ -93,7 +80,7 @@ public final class Pool extends AbstractExecutorService implements WorkerPool {
      * @return a new open pool
      */
     public static Pool newPool(int capacity) {
-        return new Pool(capacity, PoolOptions.defaults());
+        return newPool(capacity, PoolOptions.defaults());
     }
 
     /**
@@ -106,265 +93,6 @@ public final class Pool extends AbstractExecutorService implements WorkerPool {
      * @throws IllegalArgumentException if {@code options.preAlloc()} is set and the pool is unlimited
      */
     public static Pool newPool(int capacity, PoolOptions options) {
-        return new Pool(capacity, Objects.requireNonNull(options, "options"));
-    }
-
-    /**
-     * Runs {@code task} on a worker (ants' {@code Submit}), blocking while no worker is free unless the options
-     * forbid it. Where a JDK executor would queue the task and return, this call waits until a worker takes it:
-     * the pool has no queue.
-     *
-     * @param task the task
-     * @throws NullPointerException       if {@code task} is null
-     * @throws PoolClosedException        if the pool is closed, or closes while this call waits
-     * @throws PoolOverloadException      if no worker is free and the submitter may not block
-     * @throws RejectedExecutionException caused by {@link InterruptedException} if interrupted while blocked,
-     *                                    or if a worker thread cannot be started
-     */
-    @Override
-    public void execute(Runnable task) {
-        core.submit(Objects.requireNonNull(task, "task"));
-    }
-
-    /**
-     * Runs {@code task} on a worker if one is or becomes free within {@code timeout}. Ignores
-     * {@link PoolOptions#nonblocking()}: the timeout is the caller's explicit bound ({@link Duration#ZERO} for
-     * no wait at all); returns false as well when {@link PoolOptions#maxBlockingTasks()} submitters already
-     * wait.
-     *
-     * @param task    the task
-     * @param timeout the longest time to wait for a worker
-     * @return whether the task was handed to a worker
-     * @throws NullPointerException       if an argument is null
-     * @throws PoolClosedException        if the pool is closed, or closes while this call waits
-     * @throws RejectedExecutionException caused by {@link InterruptedException} if interrupted while blocked
-     */
-    public boolean tryExecute(Runnable task, Duration timeout) {
-        Objects.requireNonNull(task, "task");
-        Objects.requireNonNull(timeout, "timeout");
-        return core.trySubmit(task, nanos(timeout));
-    }
-
-    static long nanos(Duration d) {
-        if (d.isNegative()) {
-            return 0L;
-        }
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE / 2;
-        }
-    }
-
-    @Override
-    public int running() {
-        return core.running();
-    }
-
-    @Override
-    public int free() {
-        return core.free();
-    }
-
-    @Override
-    public int waiting() {
-        return core.waiting();
-    }
-
-    @Override
-    public int cap() {
-        return core.cap();
-    }
-
-    @Override
-    public void tune(int size) {
-        core.tune(size);
-    }
-
-    @Override
-    public boolean isClosed() {
-        return core.isClosed();
-    }
-
-    @Override
-    public void release() {
-        core.release();
-    }
-
-    @Override
-    public void releaseTimeout(Duration timeout) throws TimeoutException {
-        core.releaseTimeout(timeout);
-    }
-
-    @Override
-    public void reboot() {
-        core.reboot();
-    }
-
-    /**
-     * Returns a snapshot of the task counters.
-     *
-     * @return completed, failed and rejected counts since the pool was made
-     */
-    public PoolStats stats() {
-        return core.stats();
-    }
-
-    /** Same as {@link #release()}. */
-    @Override
-    public void shutdown() {
-        core.release();
-    }
-
-    /**
-     * Releases the pool and interrupts the running tasks. A task that does not respond to interrupts runs on;
-     * submitters blocked waiting for a worker are rejected with {@link PoolClosedException}.
-     *
-     * @return an empty list: the pool never queues tasks, so none is waiting to run
-     */
-    @Override
-    public List<Runnable> shutdownNow() {
-        core.shutdownNow();
-        return List.of();
-    }
-
-    /**
-     * Runs every task and waits until all are done. The tasks are handed over one by one as {@link #execute}
-     * does: while every worker is busy, the call waits for a worker before it hands over the next task.
-     *
-     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks; the tasks
-     *                                    not done are cancelled
-     * @throws NullPointerException       if {@code tasks} or one of them is null; then no task runs
-     * @throws RejectedExecutionException as {@link #execute} throws it ({@link PoolClosedException},
-     *                                    {@link PoolOverloadException}); the tasks not done are cancelled
-     */
-    @Override
-    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
-        return executorSupport.invokeAll(tasks);
-    }
-
-    /**
-     * Runs every task and waits until all are done or the timeout elapses, then cancels the tasks not done. The
-     * tasks are handed over one by one, waiting for a worker only until the deadline as {@link #tryExecute} does
-     * (so also in a {@linkplain PoolOptions#nonblocking() non-blocking} pool): a task that gets no worker in time
-     * is cancelled without running, and the call never overruns its timeout by waiting for a worker.
-     *
-     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks; the tasks
-     *                                    not done are cancelled
-     * @throws NullPointerException       if {@code tasks}, one of them, or {@code unit} is null; then no task
-     *                                    runs
-     * @throws RejectedExecutionException {@link PoolClosedException} if the pool is closed, or
-     *                                    {@link PoolOverloadException} if {@linkplain
-     *                                    PoolOptions#maxBlockingTasks() maxBlockingTasks} submitters already
-     *                                    wait; the tasks not done are cancelled
-     */
-    @Override
-    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
-            throws InterruptedException {
-        return executorSupport.invokeAll(tasks, timeout, unit);
-    }
-
-    /**
-     * Returns the result of a task that completed normally, and cancels the others. The tasks are handed over
-     * one at a time, and only while none has completed normally; while every worker is busy, handing over the
-     * next one waits for a worker as {@link #execute} does.
-     *
-     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks
-     * @throws ExecutionException         if every task failed (its cause is one of the failures)
-     * @throws IllegalArgumentException   if {@code tasks} is empty
-     * @throws NullPointerException       if {@code tasks} or one of them is null; then no task runs
-     * @throws RejectedExecutionException as {@link #execute} throws it ({@link PoolClosedException},
-     *                                    {@link PoolOverloadException})
-     */
-    @Override
-    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
-        return executorSupport.invokeAny(tasks);
-    }
-
-    /**
-     * Returns the result of a task that completed normally before the timeout elapsed, and cancels the others.
-     * The tasks are handed over one at a time, and only while none has completed normally, each waiting for a
-     * worker only until the deadline as {@link #tryExecute} does (so also in a {@linkplain PoolOptions#nonblocking()
-     * non-blocking} pool): the call never overruns its timeout by waiting for a worker.
-     *
-     * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks
-     * @throws ExecutionException         if every task failed (its cause is one of the failures)
-     * @throws TimeoutException           if no task completed normally before the timeout elapsed
-     * @throws IllegalArgumentException   if {@code tasks} is empty
-     * @throws NullPointerException       if {@code tasks}, one of them, or {@code unit} is null; then no task
-     *                                    runs
-     * @throws RejectedExecutionException {@link PoolClosedException} if the pool is closed, or
-     *                                    {@link PoolOverloadException} if {@linkplain
-     *                                    PoolOptions#maxBlockingTasks() maxBlockingTasks} submitters already
-     *                                    wait
-     */
-    @Override
-    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        return executorSupport.invokeAny(tasks, timeout, unit);
-    }
-
-    /**
-     * Shuts the pool down and waits until it has terminated ({@link java.util.concurrent.ExecutorService#close()}).
-     * If interrupted while waiting, calls {@link #shutdownNow()} once, goes on waiting, and returns with the
-     * interrupt status set. Returns at once on a terminated pool, so calling it again is harmless.
-     *
-     * <p>Called from a task running on this pool, {@code close} cannot wait for the pool to terminate, since that
-     * needs the calling task to end: it shuts the pool down, waits until every other task has ended, and returns;
-     * the pool terminates once the calling task returns. (A JDK executor's {@code close} waits for the calling
-     * task forever.) An interrupt then calls {@link #shutdownNow()} as above, which interrupts the calling task
-     * too; its interrupt status is set when {@code close} returns either way.
-     *
-     * <p>Memory consistency effects: the actions of every task of the pool, other than the calling one,
-     * happen-before {@code close} returns.
-     */
-    @Override
-    public void close() {
-        executorSupport.close();
-    }
-
-    /** Same as {@link #isClosed()}. */
-    @Override
-    public boolean isShutdown() {
-        return core.isClosed();
-    }
-
-    /**
-     * Returns true if the pool has terminated: it is shut down and no worker is left, so every task it
-     * accepted has completed. It does not wait for threads to end (a worker gives back its place just before
-     * its thread ends, and the purger and ticker are only asked to stop): {@link #awaitTermination} does. The
-     * idle workers the shutdown stops leave as soon as they wake, so a pool whose last task has returned
-     * terminates within microseconds. Once true, it stays true until {@link #reboot()}.
-     *
-     * <p>Memory consistency effects: when it returns true, the actions of every task the pool ran
-     * happen-before it returns.
-     *
-     * @return whether the pool has terminated
-     */
-    @Override
-    public boolean isTerminated() {
-        return core.isTerminated();
-    }
-
-    /**
-     * Blocks until the pool has {@linkplain #isTerminated() terminated} and every thread of it has ended
-     * (workers, purger and ticker, also those started before a {@link #reboot()}), or the timeout elapses, or
-     * the current thread is interrupted, whichever happens first. On a pool that stays open it waits the
-     * whole timeout. Once it has returned true it does so at once until {@link #reboot()}.
-     *
-     * @param timeout the longest time to wait
-     * @param unit    the unit of {@code timeout}
-     * @return true if the pool terminated and all its threads ended; false if the timeout elapsed first
-     * @throws InterruptedException if interrupted while waiting
-     */
-    @Override
-    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        return core.awaitTermination(unit.toNanos(timeout));
-    }
-
-    /** Returns the state and counts, e.g. {@code Pool[open, cap=4, running=2, idle=1, waiting=0, ...]}. */
-    @Override
-    public String toString() {
-        return core.toString();
+        return new Pool(Objects.requireNonNull(options, "options").nameOfNewPool(), capacity, options);
     }
 }

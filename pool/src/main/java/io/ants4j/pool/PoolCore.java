@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.agrona.concurrent.CachedNanoClock;
@@ -17,7 +18,7 @@ import org.agrona.concurrent.CachedNanoClock;
 /**
  * The machinery shared by {@link Pool} and {@link PoolWithFunc} (ants' {@code poolCommon}), parameterized by
  * the {@link #runner} that runs one payload: a {@code Runnable} for {@code Pool}, the argument of the fixed
- * function for {@code PoolWithFunc}.
+ * function for {@code PoolWithFunc}. Also each sub-pool of a multi-pool.
  *
  * <p>Implementation notes.
  * <ul>
@@ -34,7 +35,9 @@ import org.agrona.concurrent.CachedNanoClock;
  *     idle worker; else, if {@code running < capacity}, count the new worker <em>under the lock</em> (so
  *     concurrent submitters can never start more than {@code capacity} workers: ants #374, fixed in #376) and
  *     start it after unlocking with the payload already in its slot; else reject ({@code nonblocking}, or
- *     {@code maxBlockingTasks} reached), or wait on {@code cond} and retry. Before it parks, a submitter looks
+ *     {@code maxBlockingTasks} reached), or wait on {@code cond} and retry. A submitter that parks is counted
+ *     once in {@link #blocked} and its time parked in {@link #blockedNanos}, after unlocking (a counter may
+ *     allocate), as is its JFR event. Before it parks, a submitter looks
  *     again a few times with spin-waits in between (unlocked), because parking and unparking a thread costs
  *     more than a short task; it does so only while nobody waits, so it never overtakes a parked submitter
  *     (waiters stay first come, first served). The hand-off itself happens after
@@ -52,7 +55,9 @@ import org.agrona.concurrent.CachedNanoClock;
  *     unlocking. <b>Ticker</b>: refreshes the {@link CachedNanoClock} every
  *     {@code min(500 ms, expiry / 10)}, so a stamp lags real time by at most a tenth of the expiry; it does
  *     so under the lock and never backwards, so stamps taken under the lock never decrease. Only the
- *     purger reads the stamps, so without a purger ({@code disablePurge}) there is no ticker either.</li>
+ *     purger reads the stamps, so without a purger ({@code disablePurge}) there is no ticker either. Both
+ *     are of the workers' kind of thread: virtual with the default factory; with a user's factory, the kind
+ *     of the first worker thread it makes, so they start with that worker ({@link #threadKind}).</li>
  * <li><b>Release</b> closes under the lock, stops purger and ticker, stops the idle workers and broadcasts to
  *     waiters, who then throw {@link PoolClosedException}. Busy workers end when their task returns.
  *     <b>Reboot</b> reopens under the lock and starts a new purger and ticker without waiting for the old
@@ -74,7 +79,7 @@ import org.agrona.concurrent.CachedNanoClock;
  * release/acquire); a task's actions happen-before the {@code running} decrement that lets
  * {@code awaitTermination} return.
  */
-final class PoolCore {
+final class PoolCore implements Core {
     private static final int OPENED = 0;
     private static final int CLOSED = 1;
     private static final long MAX_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
@@ -83,7 +88,11 @@ final class PoolCore {
     /** Spin-waits between two of those looks. */
     private static final int SPINS_PER_RETRY = 32;
 
-    private final String kind;
+    private static final int UNKNOWN = 0;
+    private static final int VIRTUAL = 1;
+    private static final int PLATFORM = 2;
+
+    private final String name;
     private final Consumer<Object> runner;
     private final PoolOptions options;
     private final ThreadFactory threadFactory;
@@ -117,6 +126,11 @@ final class PoolCore {
     private volatile int running;
     private volatile int waiting;
     private volatile int state;
+    /**
+     * Whether the workers' threads are virtual or platform ones, which the purger and ticker follow; unknown
+     * until a user's thread factory has made its first thread. Written under the lock.
+     */
+    private volatile int threadKind;
     /** Set by {@link #shutdownNow} until {@link #reboot}: a task that starts meanwhile starts interrupted. */
     private volatile boolean interruptTasks;
     /** The purger and ticker of the current generation; null when not running. Guarded by the lock. */
@@ -125,19 +139,29 @@ final class PoolCore {
 
     private final LongAdder completed = new LongAdder();
     private final LongAdder failed = new LongAdder();
-    private final LongAdder rejected = new LongAdder();
+    private final LongAdder blocked = new LongAdder();
+    private final LongAdder blockedNanos = new LongAdder();
 
-    PoolCore(String kind, int size, PoolOptions options, Consumer<Object> runner, SpinningWorkers lane) {
-        this.kind = kind;
+    /**
+     * A pool named {@code name}: its default worker threads are {@code <name>-worker-<k>}, its purger and
+     * ticker {@code <name>-purger} and {@code <name>-ticker}.
+     */
+    PoolCore(String name, int size, PoolOptions options, Consumer<Object> runner, SpinningWorkers lane) {
+        this.name = name;
         this.lane = lane;
         this.options = java.util.Objects.requireNonNull(options, "options");
         this.runner = runner;
         this.capacity = size <= 0 ? -1 : size;
-        this.threadFactory = options.threadFactory();
+        ThreadFactory factory = options.threadFactory();
+        if (factory == null) {
+            factory = Thread.ofVirtual().name(name + "-worker-", 1).factory();
+            threadKind = VIRTUAL;
+        }
+        this.threadFactory = factory;
         this.preAlloc = options.preAlloc();
         this.nonblocking = options.nonblocking();
         this.maxBlockingTasks = options.maxBlockingTasks();
-        this.expiryNanos = saturatedNanos(options.expiryDuration());
+        this.expiryNanos = nanos(options.expiryDuration());
         this.tickNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(MAX_TICK_NANOS, expiryNanos / 10));
         if (preAlloc) {
             if (capacity < 0) {
@@ -157,7 +181,11 @@ final class PoolCore {
         }
     }
 
-    private static long saturatedNanos(Duration d) {
+    /** {@code d} in nanoseconds: a negative one counts as zero, one too long for a {@code long} saturates. */
+    static long nanos(Duration d) {
+        if (d.isNegative()) {
+            return 0L;
+        }
         try {
             return d.toNanos();
         } catch (ArithmeticException e) {
@@ -166,86 +194,119 @@ final class PoolCore {
     }
 
     /**
-     * Starts purger and ticker unless purge is disabled; lock held, pool open. The ticker only keeps the
-     * clock of the idle workers' stamps fresh, and only the purger reads the stamps: a pool that never
-     * purges has no background thread at all.
+     * Starts purger and ticker unless purge is disabled or the kind of thread is not known yet; lock held,
+     * pool open. The ticker only keeps the clock of the idle workers' stamps fresh, and only the purger reads
+     * the stamps: a pool that never purges has no background thread at all. Both or neither: if the ticker
+     * cannot start, the purger is stopped again before the failure propagates.
      */
     private void startBackground() {
-        if (options.disablePurge() || expiryNanos <= 0) {
+        int kind = threadKind;
+        if (options.disablePurge() || expiryNanos <= 0 || kind == UNKNOWN) {
             return;
         }
+        boolean virtual = kind == VIRTUAL;
         ArrayList<Worker> stale = new ArrayList<>();
-        purger = PeriodicTask.start("ants4j-purger", expiryNanos, () -> purgeStaleWorkers(stale), options.logger());
-        ticker = PeriodicTask.start("ants4j-ticker", tickNanos, this::tick, options.logger());
+        purger = PeriodicTask.start(name + "-purger", virtual, expiryNanos, () -> purgeStaleWorkers(stale),
+                options.logger());
+        try {
+            ticker = PeriodicTask.start(name + "-ticker", virtual, tickNanos, this::tick, options.logger());
+        } catch (Throwable t) {
+            stopBackground();
+            throw t;
+        }
+    }
+
+    /**
+     * Learns the kind of the user's factory's threads from the first one, and starts purger and ticker of that
+     * kind. Called after that worker has started, so it must not throw: the task is on its way. If the
+     * background threads cannot start, the kind stays unknown and the next worker start tries again.
+     */
+    private void learnThreadKind(Thread first) {
+        try {
+            lock.lock();
+            try {
+                if (threadKind == UNKNOWN) {
+                    threadKind = first.isVirtual() ? VIRTUAL : PLATFORM;
+                    if (state != CLOSED) {
+                        try {
+                            startBackground();
+                        } catch (Throwable t) {
+                            threadKind = UNKNOWN;
+                        }
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+        } catch (Throwable t) {
+            // no stack left to take the lock: the next worker start tries again
+        }
     }
 
     // ------------------------------------------------------------------------------------------ counts
 
-    int running() {
+    @Override
+    public int running() {
         return running;
     }
 
-    int waiting() {
+    @Override
+    public int waiting() {
         return waiting;
     }
 
-    int cap() {
+    @Override
+    public int cap() {
         return capacity;
     }
 
     /** {@code -1} only when unlimited; 0, not negative, while running above a tuned-down capacity. */
-    int free() {
+    @Override
+    public int free() {
         int c = capacity;
         return c < 0 ? -1 : Math.max(0, c - running);
     }
 
-    boolean isClosed() {
+    @Override
+    public boolean isClosed() {
         return state == CLOSED;
     }
 
-    PoolStats stats() {
-        return new PoolStats(completed.sum(), failed.sum(), rejected.sum());
+    /** Idle workers on the queue; the one spinning in the lane is counted by whoever owns the lane. */
+    int queued() {
+        lock.lock();
+        try {
+            return workers.len();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The queued idle workers, and the worker spinning in the lane, free for a payload. */
+    @Override
+    public int idle() {
+        return queued() + (lane.hasSpinner() ? 1 : 0);
+    }
+
+    @Override
+    public PoolStats stats() {
+        return new PoolStats(0L, completed.sum(), failed.sum(), 0L, blocked.sum(),
+                Duration.ofNanos(blockedNanos.sum()));
+    }
+
+    @Override
+    public String state() {
+        return state == CLOSED ? (running == 0 ? "terminated" : "closed") : "open";
     }
 
     // ------------------------------------------------------------------------------------------ submit
 
-    /** Runs {@code payload} on a worker, blocking as the options say; counts a rejection. */
-    void submit(Object payload) {
-        try {
-            dispatch(payload, false, 0L);
-        } catch (RejectedExecutionException e) {
-            rejected.increment();
-            throw e;
-        }
-    }
-
-    /** Like {@link #submit} but waits at most {@code nanos}; false (counted as rejected) if no worker came. */
-    boolean trySubmit(Object payload, long nanos) {
-        boolean ok;
-        try {
-            ok = dispatch(payload, true, nanos);
-        } catch (RejectedExecutionException e) {
-            rejected.increment();
-            throw e;
-        }
-        if (!ok) {
-            rejected.increment();
-        }
-        return ok;
-    }
-
     /**
-     * Hands {@code payload} to an idle or a new worker (ants' {@code retrieveWorker} plus the send). Counts no
-     * rejection (the multi-pools retry before counting).
-     *
-     * @return true when handed over; false only if {@code timed} and no worker came in time (or the blocking
-     *         limit was reached)
-     * @throws PoolClosedException        if the pool is closed, or closes while waiting
-     * @throws PoolOverloadException      if not {@code timed} and the pool may not block
-     * @throws RejectedExecutionException caused by {@link InterruptedException} if interrupted while waiting
-     *                                    (the interrupt flag is set again), or if a worker thread cannot start
+     * Hands {@code payload} to an idle or a new worker (ants' {@code retrieveWorker} plus the send), as
+     * {@link Core#dispatch} says. Counts a submitter that parks, and how long it parked.
      */
-    boolean dispatch(Object payload, boolean timed, long nanos) {
+    @Override
+    public boolean dispatch(Object payload, boolean timed, long nanos) {
         if (state == CLOSED) {
             throw new PoolClosedException();
         }
@@ -257,6 +318,8 @@ final class PoolCore {
         boolean locked = false;
         boolean woken = false;
         boolean returned = false;
+        long parkedNanos = -1L; // -1: never parked
+        PoolEvents.SubmitBlocked blockedEvent = null;
         try {
             lock.lock();
             locked = true;
@@ -322,7 +385,12 @@ final class PoolCore {
                     locked = true;
                     continue;
                 }
+                if (parkedNanos < 0L) {
+                    parkedNanos = 0L;
+                    blockedEvent = PoolEvents.beginBlocked();
+                }
                 waiting++;
+                long parkedAt = System.nanoTime();
                 try {
                     if (timed) {
                         cond.await(remaining, TimeUnit.NANOSECONDS);
@@ -331,6 +399,7 @@ final class PoolCore {
                     }
                 } finally {
                     waiting--; // Cond.await returns and throws with the lock held
+                    parkedNanos += System.nanoTime() - parkedAt;
                 }
                 woken = true;
             }
@@ -347,7 +416,21 @@ final class PoolCore {
                     cond.signal();
                 }
             }
+            if (parkedNanos >= 0L) {
+                countBlocked(parkedNanos, blockedEvent);
+            }
         }
+    }
+
+    /** Counts a submitter that parked for {@code parkedNanos}; never throws, so it cannot hide a hand-off. */
+    private void countBlocked(long parkedNanos, PoolEvents.SubmitBlocked event) {
+        try {
+            blocked.increment();
+            blockedNanos.add(parkedNanos);
+        } catch (Throwable countNotKept) {
+            // a counter could not allocate its cell: the statistics lose one wait
+        }
+        PoolEvents.endBlocked(event, name);
     }
 
     /**
@@ -384,6 +467,9 @@ final class PoolCore {
             }
             throw new RejectedExecutionException("cannot start a worker thread", t);
         }
+        if (threadKind == UNKNOWN) {
+            learnThreadKind(w.thread());
+        }
     }
 
     // ------------------------------------------------------------------------------------------ worker side
@@ -408,6 +494,7 @@ final class PoolCore {
             } else {
                 failed.increment();
                 report(failure);
+                PoolEvents.taskFailed(name, failure);
             }
         } catch (Throwable countNotKept) {
             // a counter could not allocate its cell: the statistics lose one task, the worker goes on
@@ -429,7 +516,7 @@ final class PoolCore {
             if (handlerFailure != failure) { // a handler that rethrows the task's throwable reports it as it is
                 suppress(handlerFailure, failure);
             }
-            log(handlerFailure, "the panicHandler of " + kind + " threw while handling a task failure");
+            log(handlerFailure, "the panicHandler of " + name + " threw while handling a task failure");
         }
     }
 
@@ -441,7 +528,7 @@ final class PoolCore {
         try {
             if (message == null) {
                 options.logger().log(System.Logger.Level.ERROR,
-                        () -> "task failed in " + kind + " worker " + Thread.currentThread().getName(), t);
+                        () -> "task failed in " + name + " worker " + Thread.currentThread().getName(), t);
             } else {
                 options.logger().log(System.Logger.Level.ERROR, message, t);
             }
@@ -629,7 +716,8 @@ final class PoolCore {
 
     // ------------------------------------------------------------------------------------------ life cycle
 
-    void tune(int size) {
+    @Override
+    public void tune(int size) {
         lock.lock();
         try {
             int cap = capacity;
@@ -649,11 +737,13 @@ final class PoolCore {
         }
     }
 
-    void release() {
+    /** Closes the pool; whether this call closed it. */
+    @Override
+    public boolean release() {
         lock.lock();
         try {
             if (state == CLOSED) {
-                return;
+                return false;
             }
             state = CLOSED;
             stopBackground();
@@ -665,18 +755,21 @@ final class PoolCore {
             if (running == 0) {
                 termination.broadcast();
             }
+            return true;
         } finally {
             lock.unlock();
         }
     }
 
-    /** Releases and interrupts every busy worker. */
-    void shutdownNow() {
-        release();
+    /** Releases and interrupts every busy worker; whether this call closed the pool. */
+    @Override
+    public boolean shutdownNow() {
+        boolean closed = release();
         interruptTasks = true; // before the walk: a worker the walk misses starts its task interrupted
         for (Worker w : live) {
             w.interrupt();
         }
+        return closed;
     }
 
     /** Stops purger and ticker and records their threads for {@link #awaitTermination}; lock held. */
@@ -694,7 +787,8 @@ final class PoolCore {
         }
     }
 
-    void reboot() {
+    @Override
+    public void reboot() {
         lock.lock();
         try {
             if (state != CLOSED) {
@@ -710,7 +804,8 @@ final class PoolCore {
     }
 
     /** Closed and no worker left (see the class notes); under the lock, so both hold at one instant. */
-    boolean isTerminated() {
+    @Override
+    public boolean isTerminated() {
         lock.lock();
         try {
             return state == CLOSED && running == 0;
@@ -726,7 +821,8 @@ final class PoolCore {
      *
      * @return false if that did not happen within {@code nanos}
      */
-    boolean awaitTermination(long nanos) throws InterruptedException {
+    @Override
+    public boolean awaitTermination(long nanos) throws InterruptedException {
         final long deadline = deadline(nanos);
         lock.lock();
         try {
@@ -763,12 +859,13 @@ final class PoolCore {
     }
 
     /** Releases, then waits for termination; an interrupt does not cut the wait short but is kept. */
-    void releaseTimeout(Duration timeout) throws java.util.concurrent.TimeoutException {
+    @Override
+    public void releaseTimeout(Duration timeout) throws TimeoutException {
         java.util.Objects.requireNonNull(timeout, "timeout");
         release();
         boolean done;
         boolean interrupted = false;
-        long deadline = System.nanoTime() + saturatedNanos(timeout);
+        long deadline = System.nanoTime() + nanos(timeout);
         for (;;) {
             try {
                 done = awaitTermination(deadline - System.nanoTime());
@@ -782,7 +879,7 @@ final class PoolCore {
         }
         if (!done) {
             int n = running;
-            throw new java.util.concurrent.TimeoutException(kind + " did not terminate within " + timeout + ": "
+            throw new TimeoutException(name + " did not terminate within " + timeout + ": "
                     + (n > 0 ? n + " worker(s) still running" : "threads of the pool still ending"));
         }
     }
@@ -806,21 +903,7 @@ final class PoolCore {
 
     @Override
     public String toString() {
-        int c = capacity;
-        return kind + '[' + (state == CLOSED ? (running == 0 ? "terminated" : "closed") : "open")
-                + ", cap=" + (c < 0 ? "unlimited" : String.valueOf(c))
-                + ", running=" + running + ", idle=" + idleCount() + ", waiting=" + waiting
-                + ", completed=" + completed.sum() + ", failed=" + failed.sum() + ", rejected=" + rejected.sum()
-                + ']';
-    }
-
-    private int idleCount() {
-        lock.lock();
-        try {
-            return workers.len();
-        } finally {
-            lock.unlock();
-        }
+        return name + '[' + state() + ", cap=" + capacity + ", running=" + running + ", waiting=" + waiting + ']';
     }
 
     // ------------------------------------------------------------------------------------------ ExecutorService
@@ -832,7 +915,8 @@ final class PoolCore {
      *
      * @return false if that did not happen within {@code nanos}
      */
-    boolean awaitClose(long nanos) throws InterruptedException {
+    @Override
+    public boolean awaitClose(long nanos) throws InterruptedException {
         Thread self = Thread.currentThread();
         return isWorkerThread(self) ? awaitOtherWorkers(self, nanos) : awaitTermination(nanos);
     }

@@ -3,6 +3,7 @@ package io.ants4j.pool;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -35,8 +36,11 @@ import java.util.function.Consumer;
  * <tr><td>{@link #logger()}</td><td>{@code System.getLogger("io.ants4j.pool")}</td><td>where failures
  *     are logged</td></tr>
  * <tr><td>{@link #disablePurge()}</td><td>false</td><td>keep idle workers forever</td></tr>
- * <tr><td>{@link #threadFactory()}</td><td>virtual threads named {@code ants4j-worker-N}</td><td>makes the
- *     worker threads; pass a platform-thread factory to run workers on platform threads</td></tr>
+ * <tr><td>{@link #name()}</td><td>{@code ants4j-pool-N}</td><td>the pool's name, in its threads' names, its
+ *     {@code toString}, its JFR events and its metrics; {@code N} counts the pools made in this JVM</td></tr>
+ * <tr><td>{@link #threadFactory()}</td><td>virtual threads named {@code <name>-worker-<k>}</td><td>makes the
+ *     worker threads (and then names them); pass a platform-thread factory to run workers on platform
+ *     threads</td></tr>
  * </tbody>
  * </table>
  *
@@ -49,6 +53,9 @@ public final class PoolOptions {
 
     private static final PoolOptions DEFAULTS = new Builder().build();
 
+    /** The number of the last pool that got a default name. */
+    private static final AtomicInteger POOLS = new AtomicInteger();
+
     private final Duration expiryDuration;
     private final boolean preAlloc;
     private final int maxBlockingTasks;
@@ -57,6 +64,7 @@ public final class PoolOptions {
     private final System.Logger logger;
     private final boolean disablePurge;
     private final ThreadFactory threadFactory;
+    private final String name;
 
     private PoolOptions(Builder b) {
         this.expiryDuration = b.expiryDuration;
@@ -67,6 +75,7 @@ public final class PoolOptions {
         this.logger = b.logger;
         this.disablePurge = b.disablePurge;
         this.threadFactory = b.threadFactory;
+        this.name = b.name;
     }
 
     /**
@@ -151,12 +160,29 @@ public final class PoolOptions {
     }
 
     /**
-     * Returns the factory of worker threads.
+     * Returns the factory of worker threads set with {@link Builder#threadFactory}, or {@code null}: each pool
+     * then runs its workers on virtual threads named {@code <name>-worker-<k>}, {@code k} counting that pool's
+     * workers from 1.
      *
-     * @return the thread factory
+     * @return the thread factory, or {@code null}
      */
     public ThreadFactory threadFactory() {
         return threadFactory;
+    }
+
+    /**
+     * Returns the name set with {@link Builder#name}, or {@code null}: each pool made with these options then
+     * gets a name of its own, {@code ants4j-pool-N}, {@code N} counting from 1 the pools of this JVM named so.
+     *
+     * @return the pool name, or {@code null}
+     */
+    public String name() {
+        return name;
+    }
+
+    /** The name of a pool made now with these options: the one set, or the next {@code ants4j-pool-N}. */
+    String nameOfNewPool() {
+        return name != null ? name : "ants4j-pool-" + POOLS.incrementAndGet();
     }
 
     @Override
@@ -165,7 +191,8 @@ public final class PoolOptions {
                 + ", maxBlockingTasks=" + maxBlockingTasks + ", nonblocking=" + nonblocking
                 + ", panicHandler=" + (panicHandler == null ? "log" : "set")
                 + ", logger=" + logger.getName() + ", disablePurge=" + disablePurge
-                + ", threadFactory=" + threadFactory + ']';
+                + ", threadFactory=" + (threadFactory == null ? "virtual" : threadFactory)
+                + ", name=" + (name == null ? "ants4j-pool-N" : name) + ']';
     }
 
     /**
@@ -182,6 +209,7 @@ public final class PoolOptions {
         private System.Logger logger;
         private boolean disablePurge;
         private ThreadFactory threadFactory;
+        private String name;
 
         private Builder() {
         }
@@ -287,6 +315,26 @@ public final class PoolOptions {
         }
 
         /**
+         * Sets the pool's name: its worker threads are called {@code <name>-worker-<k>} (unless a
+         * {@linkplain #threadFactory thread factory} names them), its background threads
+         * {@code <name>-purger} and {@code <name>-ticker}, the sub-pool {@code i} of a multi-pool
+         * {@code <name>-<i>}; its {@code toString}, JFR events and metrics carry it. Names need not be unique.
+         *
+         * @param name the name
+         * @return this builder
+         * @throws NullPointerException     if {@code name} is null
+         * @throws IllegalArgumentException if {@code name} is empty
+         */
+        public Builder name(String name) {
+            Objects.requireNonNull(name, "name");
+            if (name.isEmpty()) {
+                throw new IllegalArgumentException("name must not be empty");
+            }
+            this.name = name;
+            return this;
+        }
+
+        /**
          * Returns the options set so far, with defaults for the rest.
          *
          * @return new immutable options
@@ -300,8 +348,8 @@ public final class PoolOptions {
             b.panicHandler = panicHandler;
             b.logger = logger != null ? logger : System.getLogger("io.ants4j.pool");
             b.disablePurge = disablePurge;
-            b.threadFactory = threadFactory != null ? threadFactory
-                    : Thread.ofVirtual().name("ants4j-worker-", 0).factory();
+            b.threadFactory = threadFactory;
+            b.name = name;
             return new PoolOptions(b);
         }
     }

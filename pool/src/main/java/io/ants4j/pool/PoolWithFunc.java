@@ -1,10 +1,6 @@
 package io.ants4j.pool;
 
-import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -12,11 +8,9 @@ import java.util.function.Consumer;
  * {@link #invoke}: ants' {@code PoolWithFunc} (generic, as ants' {@code PoolWithFuncGeneric}).
  *
  * <pre>{@code
- * PoolWithFunc<Path> pool = PoolWithFunc.newPool(8, path -> index(path));
- * try (Stream<Path> files = Files.walk(root)) {
+ * try (PoolWithFunc<Path> pool = PoolWithFunc.newPool(8, path -> index(path));
+ *      Stream<Path> files = Files.walk(root)) {
  *     files.forEach(pool::invoke);
- * } finally {
- *     pool.releaseTimeout(Duration.ofMinutes(1));
  * }
  * }</pre>
  *
@@ -29,19 +23,17 @@ import java.util.function.Consumer;
  * <p>Failures: whatever the function throws goes to the {@linkplain PoolOptions#panicHandler() panic handler},
  * or is logged at {@code ERROR}; {@code invoke} never sees it and the worker goes on.
  *
- * <p>Memory consistency effects: actions in a thread before it calls {@code invoke(arg)} happen-before the
- * function runs on {@code arg}, which happens-before {@link #releaseTimeout} returns normally.
+ * <p>Memory consistency effects: actions in a thread before it calls {@code invoke(arg)} or
+ * {@code tryInvoke(arg, timeout)} happen-before the function runs on {@code arg}, which happens-before
+ * {@link #awaitTermination}, {@link #releaseTimeout} or {@link #close()} return normally.
  *
  * @param <T> the argument type of the function
  */
-public final class PoolWithFunc<T> implements WorkerPool {
-    private final PoolCore core;
+public final class PoolWithFunc<T> extends AbstractFuncPool<T> {
 
     @SuppressWarnings("unchecked")
-    private PoolWithFunc(int capacity, Consumer<? super T> fn, PoolOptions options) {
-        Objects.requireNonNull(fn, "fn");
-        Objects.requireNonNull(options, "options");
-        this.core = new PoolCore("PoolWithFunc", capacity, options, (Consumer<Object>) fn, new SpinningWorkers());
+    private PoolWithFunc(String name, int capacity, Consumer<? super T> fn, PoolOptions options) {
+        super(name, new PoolCore(name, capacity, options, (Consumer<Object>) fn, new SpinningWorkers()));
     }
 
     /**
@@ -54,7 +46,7 @@ public final class PoolWithFunc<T> implements WorkerPool {
      * @throws NullPointerException if {@code fn} is null
      */
     public static <T> PoolWithFunc<T> newPool(int capacity, Consumer<? super T> fn) {
-        return new PoolWithFunc<>(capacity, fn, PoolOptions.defaults());
+        return newPool(capacity, fn, PoolOptions.defaults());
     }
 
     /**
@@ -69,99 +61,7 @@ public final class PoolWithFunc<T> implements WorkerPool {
      * @throws IllegalArgumentException if {@code options.preAlloc()} is set and the pool is unlimited
      */
     public static <T> PoolWithFunc<T> newPool(int capacity, Consumer<? super T> fn, PoolOptions options) {
-        return new PoolWithFunc<>(capacity, fn, options);
-    }
-
-    /**
-     * Runs the pool's function on {@code arg} on a worker (ants' {@code Invoke}), blocking while no worker is
-     * free unless the options forbid it.
-     *
-     * @param arg the argument, {@code null} allowed
-     * @throws PoolClosedException        if the pool is closed, or closes while this call waits
-     * @throws PoolOverloadException      if no worker is free and the caller may not block
-     * @throws RejectedExecutionException caused by {@link InterruptedException} if interrupted while blocked,
-     *                                    or if a worker thread cannot be started
-     */
-    public void invoke(T arg) {
-        core.submit(arg);
-    }
-
-    @Override
-    public int running() {
-        return core.running();
-    }
-
-    @Override
-    public int free() {
-        return core.free();
-    }
-
-    @Override
-    public int waiting() {
-        return core.waiting();
-    }
-
-    @Override
-    public int cap() {
-        return core.cap();
-    }
-
-    @Override
-    public void tune(int size) {
-        core.tune(size);
-    }
-
-    @Override
-    public boolean isClosed() {
-        return core.isClosed();
-    }
-
-    @Override
-    public void release() {
-        core.release();
-    }
-
-    @Override
-    public void releaseTimeout(Duration timeout) throws TimeoutException {
-        core.releaseTimeout(timeout);
-    }
-
-    @Override
-    public void reboot() {
-        core.reboot();
-    }
-
-    /**
-     * Blocks until the pool has terminated (it is released and no worker is left, so every call of the
-     * function has returned) and every thread of it has ended (workers, purger and ticker, also those started
-     * before a {@link #reboot()}), or the timeout elapses, or the current thread is interrupted, whichever
-     * happens first (as {@link java.util.concurrent.ExecutorService#awaitTermination}). On a pool that stays
-     * open it waits the whole timeout. Once it has returned true it does so at once until {@link #reboot()}.
-     *
-     * <p>Memory consistency effects: when it returns true, every call of the function happens-before it
-     * returns.
-     *
-     * @param timeout the longest time to wait
-     * @param unit    the unit of {@code timeout}
-     * @return true if the pool terminated and all its threads ended; false if the timeout elapsed first
-     * @throws InterruptedException if interrupted while waiting
-     */
-    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        return core.awaitTermination(unit.toNanos(timeout));
-    }
-
-    /**
-     * Returns a snapshot of the task counters.
-     *
-     * @return completed, failed and rejected counts since the pool was made
-     */
-    public PoolStats stats() {
-        return core.stats();
-    }
-
-    /** Returns the state and counts, e.g. {@code PoolWithFunc[open, cap=4, running=2, ...]}. */
-    @Override
-    public String toString() {
-        return core.toString();
+        Objects.requireNonNull(fn, "fn");
+        return new PoolWithFunc<>(Objects.requireNonNull(options, "options").nameOfNewPool(), capacity, fn, options);
     }
 }

@@ -1,10 +1,13 @@
 package io.ants4j.pool;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * What every ants pool offers: its counts, its capacity, and its life cycle (ants' {@code poolCommon}).
+ * What every ants pool offers: its counts, its capacity, its name and statistics, and its life cycle (ants'
+ * {@code poolCommon}). {@link Pool}, {@link PoolWithFunc}, {@link MultiPool} and {@link MultiPoolWithFunc}
+ * implement it alike; they differ only in how work is submitted ({@code execute} or {@code invoke}).
  *
  * <p>The counts are instantaneous readings of values other threads change; they are exact at the moment of
  * reading and may be stale right after. {@link #running()} counts live workers, busy or idle (ants' meaning),
@@ -17,9 +20,14 @@ import java.util.concurrent.TimeoutException;
  * {@link #reboot()} opens a closed pool again. Only {@code reboot()} goes back: once a pool is closed, it
  * stays closed, and once it has terminated, it stays terminated, until an explicit {@code reboot()}. The
  * transitions ({@code release}, {@code reboot}, {@code tune}, and {@code shutdownNow} where there is one) are
- * atomic with respect to each other, also across the sub-pools of a multi-pool.
+ * atomic with respect to each other, also across the sub-pools of a multi-pool. {@link #close()} releases the pool
+ * and waits for it to terminate, so a pool fits try-with-resources.
+ *
+ * <p>Memory consistency effects: actions in a thread before it submits work happen-before that work runs,
+ * which happens-before {@link #awaitTermination}, {@link #releaseTimeout} or {@link #close()} return normally
+ * (and {@link #isTerminated()} returns true) after it.
  */
-public interface WorkerPool {
+public interface WorkerPool extends AutoCloseable {
 
     /**
      * Returns the number of live workers, busy or idle.
@@ -52,6 +60,28 @@ public interface WorkerPool {
     int cap();
 
     /**
+     * Returns the number of workers alive and waiting for a task: {@link #running()} minus the workers busy
+     * with one. A worker that has just finished a task and spins in the pool's fast lane counts as idle.
+     *
+     * @return the number of idle workers
+     */
+    int idle();
+
+    /**
+     * Returns a snapshot of the pool's counters since it was made.
+     *
+     * @return the counters
+     */
+    PoolStats stats();
+
+    /**
+     * Returns the pool's name ({@link PoolOptions#name()}, by default {@code ants4j-pool-N}).
+     *
+     * @return the name
+     */
+    String name();
+
+    /**
      * Changes the capacity. Ignored for unlimited and pre-allocated pools and for {@code size <= 0}. Growing
      * wakes that many blocked submitters; shrinking lets surplus workers exit as they finish their tasks.
      *
@@ -66,6 +96,33 @@ public interface WorkerPool {
      * @return whether the pool is closed
      */
     boolean isClosed();
+
+    /**
+     * Returns whether the pool has terminated: it is closed and no worker is left, so every task it accepted
+     * has completed ({@link java.util.concurrent.ExecutorService#isTerminated()}'s meaning). It does not wait
+     * for threads to end: {@link #awaitTermination} does. Once true, it stays true until {@link #reboot()}.
+     *
+     * <p>Memory consistency effects: when it returns true, the actions of every task the pool ran
+     * happen-before it returns.
+     *
+     * @return whether the pool has terminated
+     */
+    boolean isTerminated();
+
+    /**
+     * Blocks until the pool has {@linkplain #isTerminated() terminated} and every thread of it has ended
+     * (workers, purger and ticker, also those started before a {@link #reboot()}), or the timeout elapses, or
+     * the current thread is interrupted, whichever happens first. On a pool that stays open it waits the
+     * whole timeout; a negative timeout counts as zero. Once it has returned true it does so at once until
+     * {@link #reboot()}.
+     *
+     * @param timeout the longest time to wait
+     * @param unit    the unit of {@code timeout}
+     * @return true if the pool terminated and all its threads ended; false if the timeout elapsed first
+     * @throws InterruptedException if interrupted while waiting
+     * @throws NullPointerException if {@code unit} is null
+     */
+    boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException;
 
     /**
      * Closes the pool: new submissions are rejected with {@link PoolClosedException}, blocked submitters
@@ -93,4 +150,21 @@ public interface WorkerPool {
      * terminated states.
      */
     void reboot();
+
+    /**
+     * Releases the pool and waits until it has terminated, as {@link java.util.concurrent.ExecutorService#close()}
+     * does: if interrupted while waiting, it interrupts the running tasks (as {@code shutdownNow} does) once,
+     * goes on waiting, and returns with the interrupt status set. Returns at once on a terminated pool, so
+     * calling it again is harmless.
+     *
+     * <p>Called from a task running on this pool, {@code close} cannot wait for the pool to terminate, since
+     * that needs the calling task to end: it releases the pool, waits until every other task has ended, and
+     * returns; the pool terminates once the calling task returns. (A JDK executor's {@code close} waits for the
+     * calling task forever.)
+     *
+     * <p>Memory consistency effects: the actions of every task of the pool, other than the calling one,
+     * happen-before {@code close} returns.
+     */
+    @Override
+    void close();
 }

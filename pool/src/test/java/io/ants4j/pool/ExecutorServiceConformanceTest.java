@@ -94,22 +94,12 @@ class ExecutorServiceConformanceTest {
     }
 
     private static PoolStats stats(ExecutorService es) {
-        return es instanceof Pool p ? p.stats() : ((MultiPool) es).stats();
+        return ((WorkerPool) es).stats();
     }
 
     /** Occupies every worker with a task that waits for the returned gate; returns once all run. */
     private static CountDownLatch fill(ExecutorService es) {
-        int n = counts(es).cap();
-        CountDownLatch gate = new CountDownLatch(1);
-        CountDownLatch started = new CountDownLatch(n);
-        for (int i = 0; i < n; i++) {
-            es.execute(() -> {
-                started.countDown();
-                block(gate);
-            });
-        }
-        await(started);
-        return gate;
+        return TestSupport.occupy(es::execute, counts(es).cap());
     }
 
     /** Interrupts whatever still runs and waits (bounded) for the pool to terminate. */

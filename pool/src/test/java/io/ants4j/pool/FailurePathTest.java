@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ants4j.pool.PoolKinds.Kind;
+import io.ants4j.pool.PoolKinds.Tested;
+import io.ants4j.pool.PoolKinds.Threads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +20,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -33,62 +35,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class FailurePathTest {
 
-    /** The four pools behind one submit method. */
-    enum Kind {
-        POOL, POOL_WITH_FUNC, MULTI_POOL, MULTI_POOL_WITH_FUNC;
-
-        /** A pool of this kind with {@code capacity} workers in all, whose tasks are {@code Runnable}s. */
-        Tested make(int capacity, PoolOptions options) {
-            return switch (this) {
-                case POOL -> {
-                    Pool p = Pool.newPool(capacity, options);
-                    yield new Tested(p, p::execute);
-                }
-                case POOL_WITH_FUNC -> {
-                    PoolWithFunc<Runnable> p = PoolWithFunc.newPool(capacity, Runnable::run, options);
-                    yield new Tested(p, p::invoke);
-                }
-                case MULTI_POOL -> {
-                    MultiPool p = MultiPool.newMultiPool(2, capacity / 2, LoadBalancing.ROUND_ROBIN, options);
-                    yield new Tested(p, p::execute);
-                }
-                case MULTI_POOL_WITH_FUNC -> {
-                    MultiPoolWithFunc<Runnable> p = MultiPoolWithFunc.newMultiPool(2, capacity / 2, Runnable::run,
-                            LoadBalancing.ROUND_ROBIN, options);
-                    yield new Tested(p, p::invoke);
-                }
-            };
-        }
-    }
-
-    /** A pool and how to submit to it. */
-    record Tested(WorkerPool pool, Consumer<Runnable> submit) {
-    }
-
-    /** Virtual or platform workers, with an uncaught-exception handler that records what reaches it. */
-    enum Threads {
-        VIRTUAL, PLATFORM;
-
-        ThreadFactory factory(Thread.UncaughtExceptionHandler ueh) {
-            return this == VIRTUAL
-                    ? Thread.ofVirtual().uncaughtExceptionHandler(ueh).factory()
-                    : Thread.ofPlatform().daemon(true).uncaughtExceptionHandler(ueh).factory();
-        }
-    }
-
-    static Stream<Arguments> kindsAndThreads() {
-        List<Arguments> args = new ArrayList<>();
-        for (Kind k : Kind.values()) {
-            for (Threads t : Threads.values()) {
-                args.add(Arguments.of(k, t));
-            }
-        }
-        return args.stream();
-    }
-
     /** The kinds that are {@code ExecutorService}s (they have {@code shutdownNow}). */
     static Stream<Arguments> executorKindsAndThreads() {
-        return kindsAndThreads().filter(a -> a.get()[0] == Kind.POOL || a.get()[0] == Kind.MULTI_POOL);
+        return PoolKinds.kindsAndThreads().filter(a -> a.get()[0] == Kind.POOL || a.get()[0] == Kind.MULTI_POOL);
     }
 
     /** Records the throwables that reach a thread's uncaught-exception handler. */
@@ -153,7 +102,7 @@ class FailurePathTest {
     // ---------------------------------------------------------------- thread factory faults
 
     @ParameterizedTest
-    @MethodSource("kindsAndThreads")
+    @MethodSource("io.ants4j.pool.PoolKinds#kindsAndThreads")
     void failingThreadFactoryRejectsOnlyItsOwnSubmission(Kind kind, Threads threads) throws Exception {
         Uncaught uncaught = new Uncaught();
         FaultyFactory factory = new FaultyFactory(threads.factory(uncaught),
@@ -300,14 +249,14 @@ class FailurePathTest {
                 () -> Probe.describe(t.pool()) + " handled=" + handled.size() + " logged=" + logger.thrown.size()
                         + " uncaught=" + uncaught.seen.size());
         eventually("stats count every task", () -> {
-            PoolStats s = stats(t.pool());
+            PoolStats s = t.pool().stats();
             return s.completed() + s.failed() == n;
-        }, () -> stats(t.pool()).toString());
+        }, () -> t.pool().stats().toString());
         for (int i = 0; i < n; i++) {
             assertEquals(1, runs.get(i), "task " + i + " runs");
         }
         assertEquals(0, sawInterrupt.get(), "an interrupt a task set on itself reached a later task");
-        assertEquals(failures, stats(t.pool()).failed());
+        assertEquals(failures, t.pool().stats().failed());
         assertTrue(factory.threads.size() <= cap, factory.threads.size() + " worker threads for capacity " + cap
                 + ": workers died");
         switch (reporting) {
@@ -350,14 +299,6 @@ class FailurePathTest {
         return set;
     }
 
-    private static PoolStats stats(WorkerPool pool) {
-        PoolStats s = new PoolStats(0, 0, 0);
-        for (PoolCore c : Probe.cores(pool)) {
-            s = s.plus(c.stats());
-        }
-        return s;
-    }
-
     /**
      * shutdownNow while a task's worker is still being made: the task runs after shutdownNow returned, so it
      * must start interrupted.
@@ -389,7 +330,7 @@ class FailurePathTest {
     // ---------------------------------------------------------------- life cycle in the middle of failures
 
     @ParameterizedTest
-    @MethodSource("kindsAndThreads")
+    @MethodSource("io.ants4j.pool.PoolKinds#kindsAndThreads")
     void tuneReleaseAndShutdownNowAmidFailures(Kind kind, Threads threads) throws Exception {
         Uncaught uncaught = new Uncaught();
         FaultyFactory factory = new FaultyFactory(threads.factory(uncaught), Map.of(3, "throw", 7, "oom",

@@ -139,7 +139,7 @@ class LifecycleTest {
         for (Thread t : purging.backgroundThreads()) {
             names.add(t.getName());
         }
-        assertEquals(List.of("ants4j-purger", "ants4j-ticker"), names);
+        assertEquals(List.of("Pool-purger", "Pool-ticker"), names);
         purging.release();
         assertEquals(List.of(), purging.backgroundThreads());
         assertTrue(purging.awaitTermination(WAIT.toNanos()));
@@ -237,7 +237,7 @@ class LifecycleTest {
             TestSupport.RecordingFactory factory = new TestSupport.RecordingFactory(Thread.ofVirtual().factory());
             PoolCore core = core(2, PoolOptions.builder().threadFactory(factory).build());
             CountDownLatch ran = new CountDownLatch(1);
-            core.submit((Runnable) ran::countDown);
+            core.dispatch((Runnable) ran::countDown, false, 0L);
             await(ran);
             List<Thread> threads = new ArrayList<>(core.backgroundThreads());
             for (int gen = 1; gen < GENERATIONS; gen++) {
@@ -320,7 +320,7 @@ class LifecycleTest {
     @Test
     void interruptedPeriodicTaskParksAgain() throws Exception {
         AtomicInteger runs = new AtomicInteger();
-        PeriodicTask task = PeriodicTask.start("test-periodic", TimeUnit.HOURS.toNanos(1), runs::incrementAndGet,
+        PeriodicTask task = PeriodicTask.start("test-periodic", true, TimeUnit.HOURS.toNanos(1), runs::incrementAndGet,
                 System.getLogger(LifecycleTest.class.getName()));
         Thread t = task.thread();
         try {

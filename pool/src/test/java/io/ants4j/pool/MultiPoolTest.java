@@ -3,6 +3,7 @@ package io.ants4j.pool;
 import static io.ants4j.pool.TestSupport.await;
 import static io.ants4j.pool.TestSupport.block;
 import static io.ants4j.pool.TestSupport.eventually;
+import static io.ants4j.pool.TestSupport.tasks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -59,9 +60,9 @@ class MultiPoolTest {
         assertFalse(mp.isClosed());
         Future<Integer> f = mp.submit(() -> 42);
         assertEquals(42, f.get(10, TimeUnit.SECONDS));
-        assertTrue(mp.toString().startsWith("MultiPool[open, pools=10, lb=" + lb), mp.toString());
+        assertTrue(mp.toString().startsWith(mp.name() + "[MultiPool, open, pools=10, lb=" + lb), mp.toString());
         mp.releaseTimeout(Duration.ofSeconds(5));
-        assertEquals(new PoolStats(51, 0, 1), mp.stats());
+        assertEquals(tasks(51, 51, 0, 1), tasks(mp.stats()));
     }
 
     @Test
@@ -169,8 +170,8 @@ class MultiPoolTest {
         mp.invoke(null);
         eventually("null invoked again", () -> nulls.get() == 2);
         mp.releaseTimeout(Duration.ofSeconds(5));
-        assertEquals(new PoolStats(52, 0, 1), mp.stats());
-        assertTrue(mp.toString().startsWith("MultiPoolWithFunc[closed"), mp.toString());
+        assertEquals(tasks(52, 52, 0, 1), tasks(mp.stats()));
+        assertTrue(mp.toString().startsWith(mp.name() + "[MultiPoolWithFunc, terminated"), mp.toString());
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.ants4j.pool;
 import static io.ants4j.pool.TestSupport.await;
 import static io.ants4j.pool.TestSupport.block;
 import static io.ants4j.pool.TestSupport.eventually;
+import static io.ants4j.pool.TestSupport.tasks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -67,7 +68,7 @@ class PoolTest {
         assertEquals(n, done.get());
         assertTrue(pool.running() <= 100, pool::toString);
         // the counter moves after the task returned, so after wg.done()
-        eventually("all counted", () -> pool.stats().equals(new PoolStats(n, 0, 0)), pool::toString);
+        eventually("all counted", () -> tasks(pool.stats()).equals(tasks(n, n, 0, 0)), pool::toString);
         pool.releaseTimeout(Duration.ofSeconds(5));
         assertEquals(0, pool.running());
     }
@@ -156,7 +157,7 @@ class PoolTest {
         }
         await(ok);
         assertTrue(pool.running() <= 2);
-        eventually("stats", () -> pool.stats().equals(new PoolStats(10, 10, 0)), pool::toString);
+        eventually("stats", () -> tasks(pool.stats()).equals(tasks(20, 10, 10, 0)), pool::toString);
         pool.releaseTimeout(Duration.ofSeconds(5));
         assertEquals(0, pool.running());
     }
@@ -618,7 +619,7 @@ class PoolTest {
         CompletableFuture<Void> cf = CompletableFuture.runAsync(
                 () -> thread.set(Thread.currentThread().getName()), pool);
         cf.get(10, TimeUnit.SECONDS);
-        assertTrue(thread.get().startsWith("ants4j-worker-"), thread.get());
+        assertTrue(thread.get().startsWith(pool.name() + "-worker-"), thread.get());
         int sum = CompletableFuture.supplyAsync(() -> 20, pool)
                 .thenCombineAsync(CompletableFuture.supplyAsync(() -> 22, pool), Integer::sum, pool)
                 .get(10, TimeUnit.SECONDS);
@@ -735,12 +736,12 @@ class PoolTest {
         });
         await(done);
         eventually("counted", () -> pool.stats().completed() + pool.stats().failed() == 2);
-        assertEquals(new PoolStats(1, 1, 0), pool.stats());
+        assertEquals(tasks(2, 1, 1, 0), pool.stats());
         String s = pool.toString();
-        assertTrue(s.startsWith("Pool[open, cap=3"), s);
+        assertTrue(s.startsWith(pool.name() + "[Pool, open, cap=3"), s);
         assertTrue(s.contains("completed=1") && s.contains("failed=1") && s.contains("rejected=0"), s);
         pool.releaseTimeout(Duration.ofSeconds(5));
-        assertTrue(pool.toString().startsWith("Pool[terminated"), pool.toString());
+        assertTrue(pool.toString().startsWith(pool.name() + "[Pool, terminated"), pool.toString());
         assertThrows(PoolClosedException.class, () -> pool.execute(() -> { }));
         assertEquals(1, pool.stats().rejected());
     }
@@ -780,7 +781,8 @@ class PoolTest {
         assertNull(d.panicHandler());
         assertEquals("io.ants4j.pool", d.logger().getName());
         assertFalse(d.disablePurge());
-        assertNotNull(d.threadFactory());
+        assertNull(d.threadFactory(), "each pool makes its own, naming the threads after the pool");
+        assertNull(d.name(), "each pool gets a name of its own");
         assertEquals(Duration.ofSeconds(1), PoolOptions.builder().expiryDuration(Duration.ZERO).build()
                 .expiryDuration());
         assertEquals(Duration.ZERO, PoolOptions.builder().expiryDuration(Duration.ZERO).disablePurge(true)

@@ -3,6 +3,7 @@ package io.ants4j.pool;
 import static io.ants4j.pool.TestSupport.await;
 import static io.ants4j.pool.TestSupport.block;
 import static io.ants4j.pool.TestSupport.eventually;
+import static io.ants4j.pool.TestSupport.tasks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -40,7 +41,7 @@ class PoolWithFuncTest {
         assertTrue(wg.await(10, TimeUnit.SECONDS));
         assertEquals((long) n * (n + 1) / 2, sum.get());
         assertTrue(pool.running() <= 100);
-        eventually("all counted", () -> pool.stats().equals(new PoolStats(n, 0, 0)), pool::toString);
+        eventually("all counted", () -> tasks(pool.stats()).equals(tasks(n, n, 0, 0)), pool::toString);
         pool.releaseTimeout(Duration.ofSeconds(5));
     }
 
@@ -200,7 +201,7 @@ class PoolWithFuncTest {
         p2.releaseTimeout(Duration.ofSeconds(5));
         pool.invoke(5);
         pool.releaseTimeout(Duration.ofSeconds(5));
-        assertTrue(pool.toString().startsWith("PoolWithFunc["), pool.toString());
+        assertTrue(pool.toString().startsWith(pool.name() + "[PoolWithFunc, terminated"), pool.toString());
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /** Bounded waits for the pool tests: every wait has a deadline, none uses sleep for ordering. */
@@ -18,6 +19,16 @@ final class TestSupport {
     static final Duration WAIT = Duration.ofSeconds(10);
 
     private TestSupport() {
+    }
+
+    /** The task counters of {@code s}, with the blocked ones, which depend on timing, set to zero. */
+    static PoolStats tasks(PoolStats s) {
+        return tasks(s.submitted(), s.completed(), s.failed(), s.rejected());
+    }
+
+    /** Task counters with no blocked submission. */
+    static PoolStats tasks(long submitted, long completed, long failed, long rejected) {
+        return new PoolStats(submitted, completed, failed, rejected, 0L, Duration.ZERO);
     }
 
     /** Polls {@code condition} until it holds or {@link #WAIT} passes. */
@@ -43,6 +54,23 @@ final class TestSupport {
             Thread.currentThread().interrupt();
             fail(e);
         }
+    }
+
+    /**
+     * Submits {@code n} tasks that block until the latch returned opens, and waits until all of them run: a
+     * pool whose workers are all busy.
+     */
+    static CountDownLatch occupy(Consumer<Runnable> submit, int n) {
+        CountDownLatch go = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(n);
+        for (int i = 0; i < n; i++) {
+            submit.accept(() -> {
+                running.countDown();
+                block(go);
+            });
+        }
+        await(running);
+        return go;
     }
 
     /** Awaits a latch in a task without checked exceptions (bounded). */

@@ -4,8 +4,10 @@ import io.ants4j.pool.LoadBalancing;
 import io.ants4j.pool.MultiPool;
 import io.ants4j.pool.Pool;
 import io.ants4j.pool.PoolWithFunc;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import jdk.jfr.Recording;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -33,6 +35,11 @@ import org.openjdk.jmh.annotations.Threads;
  * <p>{@code capacity}: 50,000 is ants' {@code PoolCap}; 2 matches the peer
  * {@code ThreadPoolExecutor(2)}. {@code MultiPool} splits it into up to 10 pools (ants' benchmark:
  * 10 × PoolCap/10), round robin.
+ *
+ * <p>With {@code -jvmArgsAppend -Dants4j.bench.jfr=on}, a JFR recording with every {@code ants4j.*} event
+ * enabled (the blocked-submit threshold at 0, the statistics every second) runs for the whole trial: issue 15's
+ * cost of the pool's events, enabled against a run without the property (events disabled). A system property
+ * rather than a {@code @Param}, so that the rows of a normal run keep the parameters the report groups by.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -42,11 +49,38 @@ public class PoolTrivialBenchmark {
 
     public static final int TASKS = 100_000;
 
-    /** What every state shares: capacity and the batch latch. */
+    /** What every state shares: capacity, the batch latch, and the JFR recording if asked for. */
     @State(Scope.Benchmark)
     public abstract static class Batch {
         @Param({"50000", "2"})
         public int capacity;
+
+        Recording recording;
+
+        @Setup(Level.Trial)
+        public void startRecording() {
+            String jfr = System.getProperty("ants4j.bench.jfr", "off");
+            if (jfr.equals("on")) {
+                recording = new Recording();
+                recording.enable("ants4j.SubmitBlocked").withThreshold(Duration.ZERO);
+                for (String event : new String[] {"ants4j.SubmitRejected", "ants4j.TaskFailed", "ants4j.PoolTuned",
+                        "ants4j.PoolReleased"}) {
+                    recording.enable(event);
+                }
+                recording.enable("ants4j.PoolStatistics").withPeriod(Duration.ofSeconds(1));
+                recording.setToDisk(false);
+                recording.start();
+            } else if (!jfr.equals("off")) {
+                throw new IllegalArgumentException("ants4j.bench.jfr must be off or on: " + jfr);
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void stopRecording() {
+            if (recording != null) {
+                recording.close();
+            }
+        }
 
         CountDownLatch latch;
         final Runnable task = () -> latch.countDown();

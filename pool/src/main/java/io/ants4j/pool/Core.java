@@ -1,0 +1,73 @@
+package io.ants4j.pool;
+
+import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The machinery behind a pool: {@link PoolCore} for {@link Pool} and {@link PoolWithFunc}, {@link MultiPoolCore}
+ * for the multi-pools. {@link AbstractWorkerPool} turns it into the public {@link WorkerPool}, counting the
+ * submissions and rejections and reporting the life-cycle events; the core counts what happens below it
+ * (tasks run, submitters blocked).
+ *
+ * <p>Implementation notes. The methods mirror {@link WorkerPool}'s, with timeouts in nanoseconds and with
+ * {@link #release} and {@link #shutdownNow} telling whether the call closed the pool, so that the pool reports a
+ * release exactly once.
+ */
+interface Core {
+
+    /**
+     * Hands {@code payload} to a worker, blocking unless {@code timed} as the options say; counts no
+     * submission and no rejection.
+     *
+     * @return true when handed over; false only if {@code timed} and no worker came within {@code nanos} (or
+     *         the blocking limit was reached)
+     * @throws PoolClosedException        if the pool is closed, or closes while waiting
+     * @throws PoolOverloadException      if not {@code timed} and the pool may not block
+     * @throws RejectedExecutionException caused by {@link InterruptedException} if interrupted while waiting
+     *                                    (the interrupt flag is set again), or if a worker thread cannot start
+     */
+    boolean dispatch(Object payload, boolean timed, long nanos);
+
+    int running();
+
+    int free();
+
+    int waiting();
+
+    int cap();
+
+    int idle();
+
+    /** The counters below the submit path: completed, failed, blocked (submitted and rejected are zero). */
+    PoolStats stats();
+
+    /** The state for {@code toString}: open, closed or terminated, and what else tells this core apart. */
+    String state();
+
+    void tune(int size);
+
+    boolean isClosed();
+
+    boolean isTerminated();
+
+    boolean awaitTermination(long nanos) throws InterruptedException;
+
+    /** Closes the pool; whether this call closed it (false if it was closed already). */
+    boolean release();
+
+    /** Closes the pool and interrupts the running tasks; whether this call closed it. */
+    boolean shutdownNow();
+
+    void releaseTimeout(Duration timeout) throws TimeoutException;
+
+    void reboot();
+
+    /**
+     * Waits as {@code ExecutorService.close} must once the pool is released: until it has terminated, or,
+     * called from one of its own tasks, until every other task has ended.
+     *
+     * @return false if that did not happen within {@code nanos}
+     */
+    boolean awaitClose(long nanos) throws InterruptedException;
+}

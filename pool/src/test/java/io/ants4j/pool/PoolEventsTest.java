@@ -1,0 +1,211 @@
+package io.ants4j.pool;
+
+import static io.ants4j.pool.TestSupport.WAIT;
+import static io.ants4j.pool.TestSupport.await;
+import static io.ants4j.pool.TestSupport.eventually;
+import static io.ants4j.pool.TestSupport.occupy;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.ref.WeakReference;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
+import jdk.jfr.EventType;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
+import jdk.jfr.SettingDescriptor;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The JFR events of the pools: records a pool that blocks, rejects for every reason, fails a task, is tuned
+ * and released, reads the recording back with {@link RecordingFile} and checks each event and its fields.
+ */
+class PoolEventsTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void recordsEveryEventWithItsFields() throws Exception {
+        List<RecordedEvent> events;
+        try (Recording recording = new Recording()) {
+            recording.enable("ants4j.SubmitBlocked").withThreshold(Duration.ZERO);
+            recording.enable("ants4j.SubmitRejected");
+            recording.enable("ants4j.TaskFailed");
+            recording.enable("ants4j.PoolTuned");
+            recording.enable("ants4j.PoolReleased");
+            recording.enable("ants4j.PoolStatistics").with("period", "endChunk");
+            recording.start();
+            exercise();
+            recording.stop();
+            Path file = dir.resolve("pool.jfr");
+            recording.dump(file);
+            events = RecordingFile.readAllEvents(file);
+        }
+
+        List<RecordedEvent> rejected = of(events, "ants4j.SubmitRejected", "jfr-pool");
+        List<String> reasons = new ArrayList<>();
+        for (RecordedEvent e : rejected) {
+            reasons.add(e.getString("reason"));
+        }
+        reasons.sort(null); // a recording orders events by thread buffer, not by time
+        assertEquals(List.of("closed", "interrupted", "overload", "timeout"), reasons);
+
+        List<RecordedEvent> blocked = of(events, "ants4j.SubmitBlocked", "jfr-pool");
+        assertEquals(2, blocked.size(), "the interrupted submitter and the one that got the worker waited");
+        for (RecordedEvent e : blocked) {
+            assertTrue(e.getDuration().toNanos() > 0, e.toString());
+            assertTrue(e.getStackTrace() != null, "where the submitter waited");
+        }
+
+        RecordedEvent failed = one(events, "ants4j.TaskFailed", "jfr-pool");
+        assertEquals(IllegalStateException.class.getName(), failed.getString("throwableClass"));
+        assertEquals("boom", failed.getString("message"));
+
+        RecordedEvent tuned = one(events, "ants4j.PoolTuned", "jfr-pool");
+        assertEquals(3, tuned.getInt("size"));
+        assertEquals(1, tuned.getInt("oldCapacity"));
+        assertEquals(3, tuned.getInt("newCapacity"));
+
+        RecordedEvent released = one(events, "ants4j.PoolReleased", "jfr-pool");
+        assertFalse(released.getBoolean("interrupt"));
+        assertEquals(0, released.getInt("running"), "release stops the idle worker at once");
+        assertTrue(one(events, "ants4j.PoolReleased", "jfr-now").getBoolean("interrupt"), "shutdownNow");
+
+        RecordedEvent stats = one(events, "ants4j.PoolStatistics", "jfr-stats");
+        assertEquals(4, stats.getInt("capacity"));
+        assertEquals(stats.getInt("running"), stats.getInt("idle"), "every worker idle");
+        assertEquals(0, stats.getInt("waiting"));
+        assertEquals(3, stats.getLong("submitted"));
+        assertEquals(2, stats.getLong("completed"));
+        assertEquals(1, stats.getLong("failed"));
+        assertEquals(1, stats.getLong("rejected"));
+        assertEquals(0, stats.getLong("blockedSubmits"));
+        assertEquals(Duration.ZERO, stats.getDuration("blockedTime"));
+        assertEquals(List.of(), of(events, "ants4j.PoolStatistics", "jfr-pool"), "a released pool reports none");
+    }
+
+    /** Drives the pools whose events the recording should hold. */
+    private static void exercise() throws Exception {
+        Pool pool = Pool.newPool(1, PoolOptions.builder().name("jfr-pool").maxBlockingTasks(1)
+                .panicHandler(t -> { }).build());
+        CountDownLatch go = occupy(pool::execute, 1);
+        assertFalse(pool.tryExecute(() -> { }, Duration.ZERO)); // timeout
+        AtomicReference<Throwable> firstWaiter = new AtomicReference<>();
+        Thread interrupted = Thread.ofPlatform().start(() -> {
+            try {
+                pool.execute(() -> { });
+            } catch (Throwable t) {
+                firstWaiter.set(t);
+            }
+        });
+        eventually("a submitter waits", () -> pool.waiting() == 1, pool::toString);
+        assertThrows(PoolOverloadException.class, () -> pool.execute(() -> { })); // overload
+        interrupted.interrupt(); // interrupted
+        interrupted.join(WAIT);
+        assertInstanceOf(RejectedExecutionException.class, firstWaiter.get());
+        CountDownLatch ran = new CountDownLatch(1);
+        Thread waiter = Thread.ofPlatform().start(() -> pool.execute(ran::countDown));
+        eventually("a submitter waits", () -> pool.waiting() == 1, pool::toString);
+        go.countDown();
+        await(ran);
+        waiter.join(WAIT);
+        eventually("the worker is idle", () -> pool.idle() == 1, pool::toString);
+        pool.execute(() -> {
+            throw new IllegalStateException("boom");
+        });
+        eventually("the failure counted", () -> pool.stats().failed() == 1, pool::toString);
+        pool.tune(3);
+        eventually("the worker parked on the idle queue", () -> Probe.idle(pool) == 1, pool::toString);
+        pool.release();
+        assertThrows(PoolClosedException.class, () -> pool.execute(() -> { })); // closed
+        assertTrue(pool.awaitTermination(WAIT.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS));
+
+        MultiPool now = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN,
+                PoolOptions.builder().name("jfr-now").build());
+        now.shutdownNow();
+
+        MultiPoolWithFunc<Integer> stats = MultiPoolWithFunc.newMultiPool(2, 2, i -> {
+            if (i < 0) {
+                throw new IllegalArgumentException("negative");
+            }
+        }, LoadBalancing.ROUND_ROBIN, PoolOptions.builder().name("jfr-stats").panicHandler(t -> { }).build());
+        stats.invoke(1);
+        stats.invoke(2);
+        stats.invoke(-1);
+        eventually("all ran", () -> stats.stats().completed() + stats.stats().failed() == 3, stats::toString);
+        eventually("all idle", () -> stats.idle() == stats.running(), stats::toString);
+        stats.release();
+        assertThrows(PoolClosedException.class, () -> stats.invoke(0));
+        stats.reboot(); // open again when the recording ends, and back in the statistics
+    }
+
+    private static List<RecordedEvent> of(List<RecordedEvent> events, String type, String pool) {
+        List<RecordedEvent> found = new ArrayList<>();
+        for (RecordedEvent e : events) {
+            if (e.getEventType().getName().equals(type) && pool.equals(e.getString("pool"))) {
+                assertEquals(List.of("ants4j"), e.getEventType().getCategoryNames(), type);
+                found.add(e);
+            }
+        }
+        return found;
+    }
+
+    private static RecordedEvent one(List<RecordedEvent> events, String type, String pool) {
+        List<RecordedEvent> found = of(events, type, pool);
+        assertEquals(1, found.size(), type + " of " + pool + ": " + found);
+        return found.get(0);
+    }
+
+    @Test
+    void statisticsComeEverySecondByDefault() {
+        try (Pool pool = Pool.newPool(1)) { // installs the hook
+            EventType type = null;
+            try (Recording recording = new Recording()) { // initializes the recorder, which registers the event
+                recording.start();
+                for (EventType t : FlightRecorder.getFlightRecorder().getEventTypes()) {
+                    if (t.getName().equals("ants4j.PoolStatistics")) {
+                        type = t;
+                    }
+                }
+            }
+            assertTrue(type != null, "the statistics event is registered once a recorder runs");
+            String period = null;
+            for (SettingDescriptor s : type.getSettingDescriptors()) {
+                if (s.getName().equals("period")) {
+                    period = s.getDefaultValue();
+                }
+            }
+            assertEquals("1 s", period);
+            assertTrue(pool.name().startsWith("ants4j-pool-"));
+        }
+    }
+
+    @Test
+    void aPoolNeverReleasedCanStillBeCollected() {
+        try (Recording recording = new Recording()) {
+            recording.enable("ants4j.PoolStatistics").withPeriod(Duration.ofMillis(10));
+            recording.start();
+            WeakReference<PoolWithFunc<Object>> ref = new WeakReference<>(
+                    PoolWithFunc.newPool(2, x -> { }, PoolOptions.builder().disablePurge(true).build()));
+            eventually("the pool collected", () -> {
+                System.gc();
+                return ref.get() == null;
+            });
+            assertNull(ref.get());
+        }
+    }
+}
