@@ -219,7 +219,7 @@ public final class WeightedSemaphore {
             }
             s = witness;
         }
-        grant(n);
+        grant(n, null);
     }
 
     /**
@@ -282,11 +282,11 @@ public final class WeightedSemaphore {
         try {
             outcome = WaitQueue.park(r, true, timed, deadline);
         } catch (Throwable t) {
-            cancel(r);
+            grant(r.permits, r);
             throw t;
         }
         if (outcome != GRANTED) {
-            cancel(r);
+            grant(r.permits, r);
         }
         return granted(outcome);
     }
@@ -324,26 +324,15 @@ public final class WeightedSemaphore {
     }
 
     /**
-     * Takes a waiter that timed out, was interrupted or failed out of the queue; if it was
-     * granted meanwhile, gives its permits back. Either way wakes whoever fits now.
+     * Gives {@code n} permits back ({@code release} while waiters are queued), or takes out a
+     * waiter that timed out, was interrupted or failed ({@code leaving}, with {@code n} its
+     * request: given back only if it was granted meanwhile); then grants whoever fits now.
      */
-    private void cancel(Request r) {
+    private void grant(long n, Request leaving) {
         WaitQueue.Waiter granted;
         queue.lock.lock();
         try {
-            granted = grantLocked(queue.withdraw(r) ? 0L : r.permits);
-        } finally {
-            queue.lock.unlock();
-        }
-        WaitQueue.unparkAll(granted);
-    }
-
-    /** The slow path of {@link #release}: QUEUED was set. */
-    private void grant(long n) {
-        WaitQueue.Waiter granted;
-        queue.lock.lock();
-        try {
-            granted = grantLocked(n);
+            granted = grantLocked(leaving != null && queue.withdraw(leaving) ? 0L : n);
         } finally {
             queue.lock.unlock();
         }

@@ -62,11 +62,7 @@ class WeightedSemaphoreTest {
         assertThrows(IllegalStateException.class, () -> sem.release(Long.MAX_VALUE)); // no overflow into "fits"
         assertEquals(2, sem.available());
         // The same on the locked path, with a waiter queued: it keeps waiting and is granted later.
-        var waiter = start(() -> {
-            sem.acquire(5);
-            return "acquired";
-        });
-        Threads.until("a waiter", () -> sem.toString().endsWith("waiting=1]"));
+        var waiter = queued(sem, 5, "acquired", 1);
         assertThrows(IllegalStateException.class, () -> sem.release(4));
         assertState(sem, 2, 1);
         Threads.assertNotDone(waiter.result());
@@ -137,16 +133,8 @@ class WeightedSemaphoreTest {
     void aWaiterThatDoesNotFitHoldsBackTheOnesBehindIt() throws Exception {
         WeightedSemaphore sem = new WeightedSemaphore(10);
         sem.acquire(5);
-        var large = start(() -> {
-            sem.acquire(10);
-            return "large";
-        });
-        Threads.until("the large waiter", () -> sem.toString().endsWith("waiting=1]"));
-        var small = start(() -> {
-            sem.acquire(1);
-            return "small";
-        });
-        Threads.until("the small waiter", () -> sem.toString().endsWith("waiting=2]"));
+        var large = queued(sem, 10, "large", 1);
+        var small = queued(sem, 1, "small", 2);
         assertFalse(sem.tryAcquire(1), "5 are free, but a thread waits");
         assertFalse(sem.tryAcquire(0), "even zero: a thread waits");
         assertFalse(sem.tryAcquire(1, 1, TimeUnit.MILLISECONDS));
@@ -236,11 +224,7 @@ class WeightedSemaphoreTest {
         sem.acquire(1);
         var large = start(() -> acquireOrInterrupted(sem, 10));
         Threads.until("the large waiter", () -> sem.toString().endsWith("waiting=1]"));
-        var small = start(() -> {
-            sem.acquire(1);
-            return "small";
-        });
-        Threads.until("the small waiter behind it", () -> sem.toString().endsWith("waiting=2]"));
+        var small = queued(sem, 1, "small", 2);
         large.thread().interrupt();
         assertEquals("interrupted", get(large));
         assertEquals("small", get(small));
@@ -254,11 +238,7 @@ class WeightedSemaphoreTest {
         sem.acquire(1);
         var large = start(() -> sem.tryAcquire(10, 1, TimeUnit.SECONDS));
         Threads.until("the large waiter", () -> sem.toString().endsWith("waiting=1]"));
-        var small = start(() -> {
-            sem.acquire(1);
-            return "small";
-        });
-        Threads.until("the small waiter behind it", () -> sem.toString().endsWith("waiting=2]"));
+        var small = queued(sem, 1, "small", 2);
         assertFalse(get(large));
         assertEquals("small", get(small));
         assertState(sem, 8, 0);
@@ -279,11 +259,7 @@ class WeightedSemaphoreTest {
                     ? acquireOrInterrupted(sem, 1)
                     : sem.tryAcquire(1, 200, TimeUnit.MILLISECONDS) ? "acquired" : "timed out");
             Threads.until("the first waiter", () -> sem.toString().endsWith("waiting=1]"));
-            var second = start(() -> {
-                sem.acquire(1);
-                return "second";
-            });
-            Threads.until("the second waiter", () -> sem.toString().endsWith("waiting=2]"));
+            var second = queued(sem, 1, "second", 2);
             Threads.untilParked(first.thread());
             SpinLock lock = lockOf(sem);
             lock.lock();
@@ -368,16 +344,8 @@ class WeightedSemaphoreTest {
         assertTrue(sem.tryAcquire(0));
         assertTrue(sem.tryAcquire(0, 0, TimeUnit.SECONDS));
         sem.release(0);
-        var one = start(() -> {
-            sem.acquire(1);
-            return "one";
-        });
-        Threads.until("a waiter", () -> sem.toString().endsWith("waiting=1]"));
-        var zero = start(() -> {
-            sem.acquire(0);
-            return "zero";
-        });
-        Threads.until("the zero waiter", () -> sem.toString().endsWith("waiting=2]"));
+        var one = queued(sem, 1, "one", 1);
+        var zero = queued(sem, 0, "zero", 2);
         assertFalse(sem.tryAcquire(0));
         sem.release(1);
         assertEquals("one", get(one));
@@ -403,11 +371,7 @@ class WeightedSemaphoreTest {
     void interruptedWaiterLeavesTheQueue() throws Exception {
         WeightedSemaphore sem = new WeightedSemaphore(1);
         sem.acquire(1);
-        var waiter = start(() -> {
-            sem.acquire(1);
-            return "acquired";
-        });
-        Threads.until("a waiter", () -> sem.toString().endsWith("waiting=1]"));
+        var waiter = queued(sem, 1, "acquired", 1);
         waiter.thread().interrupt();
         assertInstanceOf(InterruptedException.class, failure(waiter.result()));
         assertState(sem, 0, 0);
@@ -489,6 +453,19 @@ class WeightedSemaphoreTest {
         WeightedSemaphore sem = new WeightedSemaphore(3);
         sem.acquire(2);
         assertTrue(sem.toString().matches("io\\.ants4j\\.primitives\\.WeightedSemaphore@\\p{XDigit}+\\[size=3, available=1, waiting=0]"), sem.toString());
+    }
+
+    /**
+     * Starts a thread that acquires {@code n} permits and returns {@code label}, and waits until
+     * it is queued as the {@code position}th waiter.
+     */
+    private static Threads.Task<String> queued(WeightedSemaphore sem, long n, String label, int position) {
+        var task = start(() -> {
+            sem.acquire(n);
+            return label;
+        });
+        Threads.until(label + " queued", () -> sem.toString().endsWith("waiting=" + position + "]"));
+        return task;
     }
 
     private static String acquireOrInterrupted(WeightedSemaphore sem, long n) {

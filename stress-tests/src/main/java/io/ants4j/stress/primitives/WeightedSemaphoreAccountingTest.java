@@ -35,15 +35,14 @@ public class WeightedSemaphoreAccountingTest {
     final WeightedSemaphore sem = new WeightedSemaphore(2);
     final AtomicLong inUse = new AtomicLong();
 
-    /** Holds {@code n} permits for a moment; the permits in use seen meanwhile, 0 if never granted. */
+    /** Holds {@code n} permits for a moment: the permits in use seen meanwhile, 0 if never granted. */
     long use(long n) {
-        if (WeightedSemaphores.acquire(sem, n) != 1) {
-            return 0;
-        }
-        long seen = inUse.addAndGet(n);
-        inUse.addAndGet(-n);
-        sem.release(n);
-        return seen;
+        long[] seen = new long[1];
+        WeightedSemaphores.use(sem, n, () -> {
+            seen[0] = inUse.addAndGet(n);
+            inUse.addAndGet(-n);
+        });
+        return seen[0];
     }
 
     @Actor

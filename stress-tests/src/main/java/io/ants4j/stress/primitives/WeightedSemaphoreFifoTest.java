@@ -33,27 +33,18 @@ public class WeightedSemaphoreFifoTest {
     final WeightedSemaphore sem = new WeightedSemaphore(1);
     final AtomicInteger turn = new AtomicInteger();
     final Thread first;
-    volatile int firstTurn = -1;
+    volatile int firstTurn = -1; // the turn numbers: the order of acquisition
 
     public WeightedSemaphoreFifoTest() {
         sem.tryAcquire(1);
-        first = Helper.start(() -> firstTurn = takeTurn());
+        first = Helper.start(() -> WeightedSemaphores.use(sem, 1, () -> firstTurn = turn.getAndIncrement()));
         WeightedSemaphores.untilWaiting(sem, 1);
-    }
-
-    /** Acquires the permit, takes the next turn number, releases; -1 if never acquired. */
-    int takeTurn() {
-        if (WeightedSemaphores.acquire(sem, 1) != 1) {
-            return -1;
-        }
-        int t = turn.getAndIncrement();
-        sem.release(1);
-        return t;
     }
 
     @Actor
     public void newcomer(III_Result r) {
-        r.r1 = takeTurn();
+        r.r1 = -1;
+        WeightedSemaphores.use(sem, 1, () -> r.r1 = turn.getAndIncrement());
     }
 
     @Actor

@@ -40,18 +40,10 @@ public class WeightedSemaphoreInterruptRacingGrantTest {
 
     public WeightedSemaphoreInterruptRacingGrantTest() {
         sem.tryAcquire(1);
-        first = Helper.start(() -> firstResult = acquireAndRelease());
+        first = Helper.start(() -> firstResult = WeightedSemaphores.use(sem, 1, () -> { }));
         WeightedSemaphores.untilWaiting(sem, 1);
-        second = Helper.start(() -> secondResult = acquireAndRelease());
+        second = Helper.start(() -> secondResult = WeightedSemaphores.use(sem, 1, () -> { }));
         WeightedSemaphores.untilWaiting(sem, 2);
-    }
-
-    int acquireAndRelease() {
-        int result = WeightedSemaphores.acquire(sem, 1);
-        if (result == 1) {
-            sem.release(1);
-        }
-        return result;
     }
 
     @Actor

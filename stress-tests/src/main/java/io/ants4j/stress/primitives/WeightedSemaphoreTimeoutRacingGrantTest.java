@@ -47,24 +47,14 @@ public class WeightedSemaphoreTimeoutRacingGrantTest {
 
     @Actor
     public void shortWaiter(III_Result r) {
-        int result = WeightedSemaphores.tryAcquire(sem, 1, SHORT_NANOS, TimeUnit.NANOSECONDS);
-        if (result == 1) {
-            sem.release(1);
-        }
+        r.r1 = WeightedSemaphores.use(sem, 1, SHORT_NANOS, TimeUnit.NANOSECONDS, () -> { });
         shortDone = true;
-        r.r1 = result;
     }
 
     @Actor
     public void holder() {
         Spin.until(() -> shortDone || WeightedSemaphores.waiting(sem) == 1);
-        patient = Helper.start(() -> {
-            int result = WeightedSemaphores.acquire(sem, 1);
-            if (result == 1) {
-                sem.release(1);
-            }
-            patientResult = result;
-        });
+        patient = Helper.start(() -> patientResult = WeightedSemaphores.use(sem, 1, () -> { }));
         sem.release(1);
     }
 

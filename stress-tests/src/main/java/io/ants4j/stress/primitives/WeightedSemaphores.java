@@ -11,18 +11,30 @@ final class WeightedSemaphores {
     private WeightedSemaphores() {
     }
 
-    /** Timed acquire as a result value: 1 acquired, 0 timed out, 2 interrupted (flag cleared). */
-    static int tryAcquire(WeightedSemaphore sem, long n, long timeout, TimeUnit unit) {
+    /**
+     * Acquires {@code n} permits within the timeout, runs {@code whileHeld}, and releases them.
+     *
+     * @return 1 acquired (and released), 0 timed out, 2 interrupted (flag cleared)
+     */
+    static int use(WeightedSemaphore sem, long n, long timeout, TimeUnit unit, Runnable whileHeld) {
         try {
-            return sem.tryAcquire(n, timeout, unit) ? 1 : 0;
+            if (!sem.tryAcquire(n, timeout, unit)) {
+                return 0;
+            }
         } catch (InterruptedException e) {
             return 2;
         }
+        try {
+            whileHeld.run();
+        } finally {
+            sem.release(n);
+        }
+        return 1;
     }
 
-    /** {@link #tryAcquire} with the tests' patience: 1 acquired, 0 never (a lost wake-up), 2 interrupted. */
-    static int acquire(WeightedSemaphore sem, long n) {
-        return tryAcquire(sem, n, Spin.PATIENCE_SECONDS, TimeUnit.SECONDS);
+    /** {@link #use} with the tests' patience: 0 means never acquired (a lost wake-up). */
+    static int use(WeightedSemaphore sem, long n, Runnable whileHeld) {
+        return use(sem, n, Spin.PATIENCE_SECONDS, TimeUnit.SECONDS, whileHeld);
     }
 
     /** How many threads are queued, from {@code toString()} (which counts them under the lock). */
