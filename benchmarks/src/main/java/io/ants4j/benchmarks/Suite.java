@@ -40,7 +40,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  *
  * <pre>
  * java -cp benchmarks.jar io.ants4j.benchmarks.Suite [--full | --smoke] [--out target/report]
- *     [--only locks,waitgroup,forkjoin,once,cond,pool,parallel,million] [--command TEXT]
+ *     [--only locks,waitgroup,forkjoin,once,cond,semaphore,pool,parallel,million] [--command TEXT]
  * </pre>
  * <ul>
  *   <li>default (headline, a few minutes): locks with the incrementing critical section at 1, 2, 4, 8
@@ -85,6 +85,8 @@ public final class Suite {
                     Map.of(), false, 3));
             steps.add(new Step("once", "Once fast path", b + "sync\\.OnceBenchmark\\.", List.of(1, 2), Map.of(), false, 3));
             steps.add(new Step("cond", "Cond", b + "sync\\.CondBenchmark\\.", null, Map.of(), false, 3));
+            steps.add(new Step("semaphore", "WeightedSemaphore", b + "sync\\.WeightedSemaphoreBenchmark\\.", T1248,
+                    Map.of(), false, 3));
         }
         steps.add(new Step("pool", "Pool, 100,000 trivial tasks", b + "pool\\.(PoolTrivial|ExecutorTrivial)Benchmark\\.",
                 null, Map.of(), true, 3));

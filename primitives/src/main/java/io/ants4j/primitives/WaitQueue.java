@@ -43,8 +43,11 @@ final class WaitQueue {
         }
     }
 
-    /** A parked thread's node; links are guarded by the queue's lock. */
-    static final class Waiter {
+    /**
+     * A parked thread's node; links are guarded by the queue's lock. Owners that keep something
+     * per waiter (a {@link WeightedSemaphore}'s request) extend it.
+     */
+    static class Waiter {
         private static final VarHandle STATUS;
 
         static {
@@ -88,6 +91,16 @@ final class WaitQueue {
     /** Appends a waiter for the current thread. Caller holds {@link #lock}. */
     Waiter enqueue() {
         Waiter w = new Waiter();
+        enqueue(w);
+        return w;
+    }
+
+    /**
+     * Appends {@code w}, made by the current thread and not queued before; owners allocate it
+     * before they take the lock, so that an {@link OutOfMemoryError} finds their state untouched.
+     * Caller holds {@link #lock}.
+     */
+    void enqueue(Waiter w) {
         w.prev = tail;
         if (tail == null) {
             HEAD.setRelease(this, w);
@@ -95,7 +108,11 @@ final class WaitQueue {
             tail.next = w;
         }
         tail = w;
-        return w;
+    }
+
+    /** The longest waiting waiter, whose {@code next} links lead to the others; caller holds {@link #lock}. */
+    Waiter first() {
+        return head;
     }
 
     /**

@@ -70,6 +70,8 @@ public final class Report {
             {"doubleCheckedLocking", "double-checked locking"},
             {"condReentrantLock", "Cond over ReentrantLock (ours)"}, {"condSpinLock", "Cond over SpinLock (ours)"},
             {"condition", "ReentrantLock + Condition"},
+            {"weightedSemaphore", "WeightedSemaphore (ours)"}, {"semaphoreFair", "Semaphore, fair"},
+            {"semaphoreNonFair", "Semaphore, non-fair"},
             {"pool", "Pool (ours)"}, {"poolWithFunc", "PoolWithFunc (ours)"}, {"multiPool", "MultiPool (ours)"},
             {"threadPoolExecutor", "ThreadPoolExecutor(2)"}, {"forkJoinCommonPool", "ForkJoinPool.commonPool()"},
             {"virtualThreadPerTask", "virtual thread per task"},
@@ -103,6 +105,9 @@ public final class Report {
             new Spec("cond", "Cond: Go's benchmarkCond (waiters + 1 parties meet, the last broadcasts)",
                     "ns per round (lower is better), by number of waiters. In parentheses: times faster than ReentrantLock + Condition.",
                     List.of("CondBenchmark"), "waiters", List.of("condition"), true),
+            new Spec("semaphore", "WeightedSemaphore: acquire(1) + release(1) of one shared semaphore",
+                    "Throughput of all threads together (ops/µs, higher is better), by size (permits) and threads. In parentheses: ours ÷ the fair Semaphore.",
+                    List.of("WeightedSemaphoreBenchmark"), "threads", List.of("semaphoreFair"), true),
             new Spec("pool-trivial", "Pool: 100,000 no-op tasks from one submitter",
                     "ns per task (lower is better); B/task with `-prof gc`. In parentheses: times faster than the JDK peer.",
                     List.of("PoolTrivialBenchmark", "ExecutorTrivialBenchmark"), "threads",
@@ -674,6 +679,18 @@ public final class Report {
             if (ours2 != null) {
                 target(md, "SpinLock vs Go sync.Mutex, " + section + ", 2 threads", "≥ 110–145 ops/µs",
                         fmt(ours2.primary().score()) + " ops/µs", ours2.primary().score() >= 110);
+            }
+        }
+        for (String permits : List.of("1", "4")) {
+            for (int t : new int[] {1, 2, 4, 8}) {
+                Row ours = find(rows, "WeightedSemaphoreBenchmark", "weightedSemaphore", t, Map.of("permits", permits));
+                Row peer = find(rows, "WeightedSemaphoreBenchmark", "semaphoreFair", t, Map.of("permits", permits));
+                if (ours != null && peer != null) {
+                    Ratio r = ratio(ours, peer);
+                    target(md, "WeightedSemaphore vs fair Semaphore, " + permits + " permit" + (permits.equals("1") ? "" : "s")
+                            + ", " + t + " thread" + (t > 1 ? "s" : ""), "≥ 1×",
+                            fmt(ours.primary().score()) + " vs " + fmt(peer.primary().score()) + " ops/µs: " + r.text(), r.median() >= 1);
+                }
             }
         }
         for (String s : List.of("inline", "handed")) {
