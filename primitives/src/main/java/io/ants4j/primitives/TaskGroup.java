@@ -347,13 +347,7 @@ public final class TaskGroup<T> implements AutoCloseable {
      * @throws InterruptedException if interrupted while waiting
      */
     public List<T> await() throws InterruptedException, ExecutionException {
-        Round<T> r;
-        lock.lock();
-        try {
-            r = round;
-        } finally {
-            lock.unlock();
-        }
+        Round<T> r = currentRound();
         for (;;) {
             r.pending.await();
             Round<T> next = new Round<>(); // made before the lock, so closing the round cannot fail half-way
@@ -377,6 +371,15 @@ public final class TaskGroup<T> implements AutoCloseable {
             if (ended) {
                 return failed ? throwCancelled() : r.results();
             }
+        }
+    }
+
+    private Round<T> currentRound() {
+        lock.lock();
+        try {
+            return round;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -441,14 +444,7 @@ public final class TaskGroup<T> implements AutoCloseable {
     @Override
     public void close() {
         cancel();
-        Round<T> r;
-        lock.lock();
-        try {
-            r = round;
-        } finally {
-            lock.unlock();
-        }
-        r.pending.awaitUninterruptibly();
+        currentRound().pending.awaitUninterruptibly();
     }
 
     /**
