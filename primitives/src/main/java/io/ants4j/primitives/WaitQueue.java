@@ -88,6 +88,22 @@ final class WaitQueue {
     /** Appends a waiter for the current thread. Caller holds {@link #lock}. */
     Waiter enqueue() {
         Waiter w = new Waiter();
+        enqueue(w, false);
+        return w;
+    }
+
+    /**
+     * Links {@code w}, a new node its owner allocated before taking {@link #lock} (so that no
+     * allocation can fail inside the owner's critical section), at the tail or, when
+     * {@code first}, at the head. Caller holds {@link #lock}.
+     */
+    void enqueue(Waiter w, boolean first) {
+        if (first && head != null) {
+            w.next = head;
+            head.prev = w;
+            HEAD.setRelease(this, w);
+            return;
+        }
         w.prev = tail;
         if (tail == null) {
             HEAD.setRelease(this, w);
@@ -95,7 +111,6 @@ final class WaitQueue {
             tail.next = w;
         }
         tail = w;
-        return w;
     }
 
     /**
