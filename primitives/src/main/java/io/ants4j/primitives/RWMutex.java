@@ -97,8 +97,8 @@ public final class RWMutex implements ReadWriteLock {
     private final Mutex writers = new Mutex();
     private final Sema readerSem = new Sema();
     private final Sema writerSem = new Sema();
-    private final ReadLock readLock = new ReadLock();
-    private final WriteLock writeLock = new WriteLock();
+    private final View readLock = new View(true);
+    private final View writeLock = new View(false);
 
     /** Creates an unlocked read-write mutex. */
     public RWMutex() {
@@ -382,87 +382,70 @@ public final class RWMutex implements ReadWriteLock {
         return outcome == Sema.GRANTED;
     }
 
-    /** The read view: Go's RLock/RUnlock. */
-    private final class ReadLock implements Lock {
+    /** The read view (Go's RLock/RUnlock) or the write view (Go's Lock/Unlock). */
+    private final class View implements Lock {
+        private final boolean reader;
+
+        View(boolean reader) {
+            this.reader = reader;
+        }
+
         @Override
         public void lock() {
-            readLock(false, false, 0L);
+            if (reader) {
+                readLock(false, false, 0L);
+            } else {
+                writers.lock();
+                announce(false, false, 0L);
+            }
         }
 
         @Override
         public void lockInterruptibly() throws InterruptedException {
-            if (Thread.interrupted() || readLock(true, false, 0L) == WaitQueue.INTERRUPTED) {
+            int outcome;
+            if (reader) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                outcome = readLock(true, false, 0L);
+            } else {
+                writers.lockInterruptibly();
+                outcome = announce(true, false, 0L);
+            }
+            if (outcome == WaitQueue.INTERRUPTED) {
                 throw new InterruptedException();
             }
         }
 
         @Override
         public boolean tryLock() {
-            return readTryLock();
+            return reader ? readTryLock() : writeTryLock();
         }
 
         @Override
         public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-            return RWMutex.this.tryLock(true, time, unit);
+            return RWMutex.this.tryLock(reader, time, unit);
         }
 
         @Override
         public void unlock() {
-            readUnlock();
+            RWMutex.this.unlock(reader);
         }
 
-        /** Always throws: as with {@code ReentrantReadWriteLock}, a read lock has no conditions. */
+        /** The write lock's condition; the read lock has none and throws, as {@code ReentrantReadWriteLock}'s. */
         @Override
         public Condition newCondition() {
-            throw new UnsupportedOperationException("the read lock of an RWMutex has no conditions");
-        }
-
-        @Override
-        public String toString() {
-            return super.toString() + "[readers=" + readers() + "]";
-        }
-    }
-
-    /** The write view: Go's Lock/Unlock. */
-    private final class WriteLock implements Lock {
-        @Override
-        public void lock() {
-            writers.lock();
-            announce(false, false, 0L);
-        }
-
-        @Override
-        public void lockInterruptibly() throws InterruptedException {
-            writers.lockInterruptibly();
-            if (announce(true, false, 0L) == WaitQueue.INTERRUPTED) {
-                throw new InterruptedException();
+            if (reader) {
+                throw new UnsupportedOperationException("the read lock of an RWMutex has no conditions");
             }
-        }
-
-        @Override
-        public boolean tryLock() {
-            return writeTryLock();
-        }
-
-        @Override
-        public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-            return RWMutex.this.tryLock(false, time, unit);
-        }
-
-        @Override
-        public void unlock() {
-            writeUnlock();
-        }
-
-        @Override
-        public Condition newCondition() {
             return new CondCondition(new Cond(this));
         }
 
         @Override
         public String toString() {
             long s = state();
-            return super.toString() + (count(s) >= 0 ? "[unlocked]" : waiting(s) == 0 ? "[locked]" : "[waiting for readers]");
+            return super.toString() + (reader ? "[readers=" + readers() + "]"
+                    : count(s) >= 0 ? "[unlocked]" : waiting(s) == 0 ? "[locked]" : "[waiting for readers]");
         }
     }
 }

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -95,10 +94,7 @@ class MutexTest {
     void unlockWakesTheParkedWaiter() {
         Mutex lock = new Mutex();
         lock.lock();
-        var waiter = start(() -> {
-            lock.lock();
-            return "acquired";
-        });
+        var waiter = LockTests.startLocker(lock);
         Threads.untilParked(waiter.thread());
         assertTrue(lock.toString().endsWith("[locked, waiters=1]"), lock::toString);
         lock.unlock();
@@ -137,10 +133,7 @@ class MutexTest {
     void lockInterruptiblyLeavesTheQueueWhenInterrupted() throws InterruptedException {
         Mutex lock = new Mutex();
         lock.lock();
-        var waiter = start(() -> {
-            lock.lockInterruptibly();
-            return "acquired";
-        });
+        var waiter = LockTests.startInterruptibleLocker(lock);
         Threads.untilParked(waiter.thread());
         waiter.thread().interrupt();
         assertInstanceOf(InterruptedException.class, failure(waiter.result()));
@@ -183,15 +176,9 @@ class MutexTest {
         lock.lock();
         var timed = start(() -> lock.tryLock(Threads.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
         Threads.untilParked(timed.thread());
-        var interruptible = start(() -> {
-            lock.lockInterruptibly();
-            return "acquired";
-        });
+        var interruptible = LockTests.startInterruptibleLocker(lock);
         Threads.untilParked(interruptible.thread());
-        var patient = start(() -> {
-            lock.lock();
-            return "acquired";
-        });
+        var patient = LockTests.startLocker(lock);
         Threads.untilParked(patient.thread());
         timed.thread().interrupt();
         interruptible.thread().interrupt();
@@ -268,10 +255,7 @@ class MutexTest {
     void unlockOfUnlockedMutexWithWaitersChangesNothing() {
         Mutex lock = new Mutex();
         lock.lock();
-        var waiter = start(() -> {
-            lock.lock();
-            return "acquired";
-        });
+        var waiter = LockTests.startLocker(lock);
         Threads.untilParked(waiter.thread());
         lock.unlock();
         assertEquals("acquired", get(waiter));
@@ -393,38 +377,10 @@ class MutexTest {
     }
 
     @Test
-    void conditionAwaitsAndSignals() throws Exception {
+    void conditionAwaitsAndSignals() {
         Mutex lock = new Mutex();
-        Condition ready = lock.newCondition();
-        boolean[] flag = new boolean[1];
-        var waiter = start(() -> {
-            lock.lock();
-            try {
-                while (!flag[0]) {
-                    ready.await();
-                }
-                return lock.isLocked();
-            } finally {
-                lock.unlock();
-            }
-        });
-        Threads.untilParked(waiter.thread());
-        lock.lock();
-        try {
-            flag[0] = true;
-            ready.signal();
-        } finally {
-            lock.unlock();
-        }
-        assertTrue(get(waiter.result()));
-        lock.lock();
-        try {
-            assertFalse(ready.await(1, TimeUnit.MILLISECONDS));
-            assertTrue(lock.isLocked(), "a timed-out await re-acquires the lock");
-        } finally {
-            lock.unlock();
-        }
-        assertThrows(IllegalMonitorStateException.class, ready::await, "await without the lock");
+        LockTests.conditionAwaitsAndSignals(lock, lock::isLocked);
+        assertThrows(IllegalMonitorStateException.class, lock.newCondition()::await, "await without the lock");
     }
 
     @Test

@@ -143,7 +143,7 @@ class RWMutexTest {
         RWMutex rw = new RWMutex();
         rw.writeLock().lock();
         var reader = start(() -> giveUp(rw.readLock(), interrupt));
-        Threads.untilParked(reader.thread());
+        LockTests.untilParkedOrDone(reader);
         if (interrupt) {
             reader.thread().interrupt();
             assertInstanceOf(InterruptedException.class, failure(reader.result()));
@@ -166,12 +166,13 @@ class RWMutexTest {
         RWMutex rw = new RWMutex();
         rw.readLock().lock();
         var writer = start(() -> giveUp(rw.writeLock(), interrupt));
-        Threads.untilParked(writer.thread());
+        LockTests.untilParkedOrDone(writer);
         var heldBack = start(() -> {
             rw.readLock().lock();
             return rw.readers();
         });
-        Threads.untilParked(heldBack.thread());
+        // Held back by the writer; a timed writer may have given up already on a slow machine.
+        LockTests.untilParkedOrDone(heldBack);
         if (interrupt) {
             writer.thread().interrupt();
             assertInstanceOf(InterruptedException.class, failure(writer.result()));
@@ -190,13 +191,13 @@ class RWMutexTest {
         rw.writeLock().unlock();
     }
 
-    /** Waits on {@code lock} a long time (interruptibly) or 20 ms; returns whether it got it. */
+    /** Waits on {@code lock} until interrupted, or 200 ms; returns whether it got it. */
     private static boolean giveUp(Lock lock, boolean interrupt) throws InterruptedException {
         if (interrupt) {
             lock.lockInterruptibly();
             return true;
         }
-        return lock.tryLock(20, TimeUnit.MILLISECONDS);
+        return lock.tryLock(200, TimeUnit.MILLISECONDS);
     }
 
     /**

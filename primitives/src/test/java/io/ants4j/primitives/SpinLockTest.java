@@ -151,39 +151,9 @@ class SpinLockTest {
     }
 
     @Test
-    void conditionAwaitsAndSignals() throws Exception {
+    void conditionAwaitsAndSignals() {
         SpinLock lock = new SpinLock();
-        Condition ready = lock.newCondition();
-        boolean[] flag = new boolean[1];
-        var waiter = start(() -> {
-            lock.lock();
-            try {
-                while (!flag[0]) {
-                    ready.await();
-                }
-                return lock.isLocked();
-            } finally {
-                lock.unlock();
-            }
-        });
-        Threads.untilParked(waiter.thread());
-        lock.lock();
-        try {
-            flag[0] = true;
-            ready.signal();
-        } finally {
-            lock.unlock();
-        }
-        assertTrue(get(waiter.result()));
-
-        lock.lock();
-        try {
-            assertTrue(ready.awaitNanos(TimeUnit.MILLISECONDS.toNanos(10)) <= 0L);
-            assertFalse(ready.await(1, TimeUnit.MILLISECONDS));
-            assertTrue(lock.isLocked(), "a timed-out await re-acquires the lock");
-        } finally {
-            lock.unlock();
-        }
+        LockTests.conditionAwaitsAndSignals(lock, lock::isLocked);
     }
 
     /**

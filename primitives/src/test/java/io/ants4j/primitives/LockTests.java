@@ -1,0 +1,84 @@
+package io.ants4j.primitives;
+
+import static io.ants4j.primitives.Threads.get;
+import static io.ants4j.primitives.Threads.start;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+import java.util.function.BooleanSupplier;
+
+/** Checks and threads shared by the tests of the locks. */
+final class LockTests {
+    private LockTests() {
+    }
+
+    /** Starts a thread that locks {@code lock} (and keeps it) and returns "acquired". */
+    static Threads.Task<String> startLocker(Lock lock) {
+        return start(() -> {
+            lock.lock();
+            return "acquired";
+        });
+    }
+
+    /** Starts a thread that locks {@code lock} interruptibly (and keeps it) and returns "acquired". */
+    static Threads.Task<String> startInterruptibleLocker(Lock lock) {
+        return start(() -> {
+            lock.lockInterruptibly();
+            return "acquired";
+        });
+    }
+
+    /**
+     * Waits until {@code task}'s thread is parked, or has finished already (a timed wait that
+     * expired before this thread looked, on a slow machine).
+     */
+    static void untilParkedOrDone(Threads.Task<?> task) {
+        Threads.until(task.thread() + " parks or ends", () -> {
+            Thread.State s = task.thread().getState();
+            return task.result().isDone() || s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
+        });
+    }
+
+    /**
+     * A condition of {@code lock}: a waiter wakes when signalled, holding the lock again
+     * ({@code held} says whether the lock is held), and a timed await times out holding it.
+     */
+    static void conditionAwaitsAndSignals(Lock lock, BooleanSupplier held) {
+        Condition ready = lock.newCondition();
+        boolean[] flag = new boolean[1];
+        var waiter = start(() -> {
+            lock.lock();
+            try {
+                while (!flag[0]) {
+                    ready.await();
+                }
+                return held.getAsBoolean();
+            } finally {
+                lock.unlock();
+            }
+        });
+        Threads.untilParked(waiter.thread());
+        lock.lock();
+        try {
+            flag[0] = true;
+            ready.signal();
+        } finally {
+            lock.unlock();
+        }
+        assertTrue(get(waiter.result()));
+
+        lock.lock();
+        try {
+            assertTrue(ready.awaitNanos(TimeUnit.MILLISECONDS.toNanos(10)) <= 0L);
+            assertFalse(ready.await(1, TimeUnit.MILLISECONDS));
+            assertTrue(held.getAsBoolean(), "a timed-out await re-acquires the lock");
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+}
