@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.File;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -236,6 +238,25 @@ class MutexTest {
         } catch (InterruptedException e) {
             return false;
         }
+    }
+
+    /**
+     * An OutOfMemoryError where a thread allocates its node (after it spun and took WOKEN) leaves
+     * the state as it was and wakes the parked waiter at the next unlock. A real one, so in a JVM
+     * of its own with a small heap: see {@link MutexOutOfMemoryProbe}.
+     */
+    @Test
+    void outOfMemoryErrorWhenAllocatingTheNodeLeavesTheStateConsistent() throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String classPath = Path.of(Mutex.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                + File.pathSeparator
+                + Path.of(MutexOutOfMemoryProbe.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Process p = new ProcessBuilder(java, "-Xmx24m", "-XX:+UseSerialGC", "-XX:ActiveProcessorCount=2",
+                "-cp", classPath, MutexOutOfMemoryProbe.class.getName())
+                .redirectErrorStream(true).start();
+        assertTrue(p.waitFor(Threads.TIMEOUT.toMillis() * 3, TimeUnit.MILLISECONDS), "the probe JVM did not end");
+        String out = new String(p.getInputStream().readAllBytes()).strip();
+        assertEquals("OK", out.lines().reduce((a, b) -> b).orElse(""), out);
     }
 
     @Test
