@@ -1,5 +1,6 @@
 /**
  * Go's {@code sync} primitives for Java: {@link io.ants4j.primitives.SpinLock},
+ * {@link io.ants4j.primitives.Mutex}, {@link io.ants4j.primitives.RWMutex},
  * {@link io.ants4j.primitives.WaitGroup}, {@link io.ants4j.primitives.Once} and
  * {@link io.ants4j.primitives.Cond}.
  */
