@@ -65,23 +65,25 @@ public final class Mutex implements Lock {
      * has not starved. So STARVING implies at least one waiter.
      *
      * The queue is a Sema. Go's runtime semaphore serializes in its own lock, and so does ours,
-     * with one addition that makes giving up possible: every decrement of the waiter count happens
-     * in the Sema's critical section together with what it pays for. unlockSlow() decrements it
-     * and grants the head (or stores a permit for a thread still on its way to the queue) in one
-     * critical section, and a hand-off clears LOCKED and grants in one; a waiter that times out
+     * with one addition that makes giving up possible: whatever pays for a wake-up happens in the
+     * Sema's critical section together with the grant. unlockSlow() decrements the count, sets
+     * WOKEN and grants the head (or stores a permit for a thread still on its way to the queue)
+     * in one critical section; a hand-off clears LOCKED and grants in one; a waiter that times out
      * or is interrupted withdraws its node and decrements the count in one. So a node still
      * waiting in that critical section has no grant in flight: it leaves, and the count stays
-     * equal to the queued nodes plus the threads on their way to the queue less the stored
-     * permits, plus a handed-off waiter until its CAS. If its node was granted instead, the
-     * wake-up is its own: a hand-off makes it the owner, so it keeps the lock; a normal wake-up
-     * gave it WOKEN, which it clears (waking the next waiter itself if the lock is free by then,
-     * since the unlock that saw WOKEN woke nobody). A leaver that was the last waiter clears
-     * STARVING, so that no hand-off can go to nobody. unlock() clears LOCKED with a CAS on a
-     * word without STARVING, and takes the Sema's lock first when STARVING is set, so no
-     * hand-off is ever in flight outside it.
+     * equal to the queued nodes plus the threads on their way to the queue, less the stored
+     * permits, plus a handed-off waiter, which stays counted until its own CAS (so no leaver can
+     * take the count to zero under it). If its node was granted instead, the wake-up is its own:
+     * a hand-off makes it the owner, so it keeps the lock; a normal wake-up gave it WOKEN, which
+     * it clears (waking the next waiter itself if the lock is free by then, since the unlock that
+     * saw WOKEN woke nobody). A leaver that was the last waiter clears STARVING, so that no
+     * hand-off can go to nobody. unlock() clears LOCKED with a CAS on a word without STARVING,
+     * and takes the Sema's lock first when STARVING is set, so no hand-off is ever in flight
+     * outside it.
      *
-     * A node is allocated before the CAS that counts its thread in, so an OutOfMemoryError there
-     * leaves the word as it was; a thread that held WOKEN clears it first. A waiter woken in
+     * A node is allocated before the CAS that counts its thread in (and kept if that CAS fails),
+     * so an OutOfMemoryError there leaves the word as it was; a thread that held WOKEN clears it
+     * first. A waiter woken in
      * normal mode that loses allocates a new node and queues at the front (Go's lifo), keeping
      * the start of its wait for the starvation threshold.
      *
@@ -249,6 +251,8 @@ public final class Mutex implements Lock {
 
     /** Go's lockSlow; returns {@link #ACQUIRED}, {@link WaitQueue#TIMED_OUT} or {@link WaitQueue#INTERRUPTED}. */
     private int acquire(boolean interruptible, boolean timed, long deadline) {
+        WaitQueue.Waiter node = null; // allocated, not yet queued
+        boolean waited = false;
         long waitStart = 0L;
         boolean starving = false;
         boolean awoke = false;
@@ -269,17 +273,22 @@ public final class Mutex implements Lock {
                 continue;
             }
             boolean queue = (old & (LOCKED | STARVING)) != 0;
-            WaitQueue.Waiter node = null;
             if (queue) {
+                boolean ready = false;
                 try {
-                    if (timed && deadline - System.nanoTime() <= 0L) {
-                        return WaitQueue.TIMED_OUT;
+                    if (!timed || deadline - System.nanoTime() > 0L) {
+                        if (node == null) {
+                            node = new WaitQueue.Waiter(); // before the CAS that counts this thread in
+                        }
+                        ready = true;
                     }
-                    node = new WaitQueue.Waiter(); // before the CAS that counts this thread in
                 } finally {
-                    if (node == null && awoke) {
+                    if (!ready && awoke) {
                         resign();
                     }
+                }
+                if (!ready) {
+                    return WaitQueue.TIMED_OUT;
                 }
             }
             int next = old;
@@ -302,12 +311,15 @@ public final class Mutex implements Lock {
             if (!queue) {
                 return ACQUIRED;
             }
-            boolean lifo = waitStart != 0L;
-            if (!lifo) {
+            boolean lifo = waited;
+            if (!waited) {
+                waited = true;
                 waitStart = System.nanoTime();
             }
-            int parked = sleep(node, lifo, interruptible, timed, deadline);
-            if (parked != Sema.GRANTED && withdraw(node)) {
+            WaitQueue.Waiter queued = node;
+            node = null;
+            int parked = sleep(queued, lifo, interruptible, timed, deadline);
+            if (parked != Sema.GRANTED && withdraw(queued)) {
                 return parked;
             }
             // Woken, possibly as this thread was giving up: the wake-up is taken, not lost.
