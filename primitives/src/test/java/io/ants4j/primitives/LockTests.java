@@ -5,6 +5,9 @@ import static io.ants4j.primitives.Threads.start;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -13,6 +16,49 @@ import java.util.function.BooleanSupplier;
 /** Checks and threads shared by the tests of the locks. */
 final class LockTests {
     private LockTests() {
+    }
+
+    /**
+     * {@code threads} threads of {@code builder} each increment a plain counter {@code rounds}
+     * times under {@code lock}, yielding inside the critical section now and then so that others
+     * pile up behind the holder; returns the count.
+     */
+    static int incrementConcurrently(Lock lock, Thread.Builder builder, int threads, int rounds)
+            throws InterruptedException {
+        int[] counter = new int[1]; // guarded by lock, deliberately plain
+        CountDownLatch startGate = new CountDownLatch(1);
+        List<Thread> started = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            started.add(builder.start(() -> {
+                try {
+                    startGate.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < rounds; i++) {
+                    lock.lock();
+                    try {
+                        int v = counter[0];
+                        if ((i & 63) == 0) {
+                            Thread.yield();
+                        }
+                        counter[0] = v + 1;
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            }));
+        }
+        startGate.countDown();
+        for (Thread t : started) {
+            Threads.join(t);
+        }
+        lock.lock(); // for the happens-before edge from the last increment
+        try {
+            return counter[0];
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Starts a thread that locks {@code lock} (and keeps it) and returns "acquired". */

@@ -24,43 +24,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class MutexTest {
-    private int counter; // guarded by the lock under test, deliberately plain
-
     @ParameterizedTest(name = "virtual={0}")
     @ValueSource(booleans = {false, true})
     void mutualExclusion(boolean virtual) throws Exception {
         Mutex lock = new Mutex();
         int threads = virtual ? 200 : 8;
         int rounds = virtual ? 500 : 20_000;
-        CountDownLatch startGate = new CountDownLatch(1);
-        List<Thread> started = new ArrayList<>();
         Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform();
-        for (int t = 0; t < threads; t++) {
-            started.add(builder.start(() -> {
-                try {
-                    startGate.await();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                for (int i = 0; i < rounds; i++) {
-                    lock.lock();
-                    try {
-                        int v = counter;
-                        if ((i & 63) == 0) {
-                            Thread.yield(); // let others pile up behind a holder: the parking paths run
-                        }
-                        counter = v + 1;
-                    } finally {
-                        lock.unlock();
-                    }
-                }
-            }));
-        }
-        startGate.countDown();
-        for (Thread t : started) {
-            Threads.join(t);
-        }
-        assertEquals(threads * rounds, counter);
+        assertEquals(threads * rounds, LockTests.incrementConcurrently(lock, builder, threads, rounds));
         assertFalse(lock.isLocked());
         assertTrue(lock.toString().endsWith("[unlocked, waiters=0]"), lock::toString);
     }
