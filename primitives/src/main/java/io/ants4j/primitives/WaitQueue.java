@@ -5,8 +5,9 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A FIFO list of parked threads: the parking part shared by {@link Cond} and {@link WaitGroup}, in
- * the role of the Go runtime's {@code notifyList} and semaphore root.
+ * A FIFO list of parked threads: the parking part shared by {@link Cond}, {@link WaitGroup} and
+ * {@link Sema} (for {@link Mutex} and {@link RWMutex}), in the role of the Go runtime's
+ * {@code notifyList} and semaphore root.
  *
  * <p>Implementation notes. A {@link Waiter} is a node of a doubly linked list guarded by
  * {@link #lock} (a {@link SpinLock}: every critical section is a few pointer writes). Whether a
