@@ -2,9 +2,12 @@ package io.ants4j.primitives;
 
 import static io.ants4j.primitives.Threads.get;
 import static io.ants4j.primitives.Threads.start;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -59,6 +62,23 @@ final class LockTests {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Runs {@link OutOfMemoryProbe} with {@code probe} in a JVM of its own with a 24 MB heap and
+     * asserts that it printed {@code OK} last.
+     */
+    static void runOutOfMemoryProbe(String probe) throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String classPath = Path.of(Mutex.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                + File.pathSeparator
+                + Path.of(OutOfMemoryProbe.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Process p = new ProcessBuilder(java, "-Xmx24m", "-XX:+UseSerialGC", "-XX:ActiveProcessorCount=2",
+                "-cp", classPath, OutOfMemoryProbe.class.getName(), probe)
+                .redirectErrorStream(true).start();
+        assertTrue(p.waitFor(Threads.TIMEOUT.toMillis() * 3, TimeUnit.MILLISECONDS), "the probe JVM did not end");
+        String out = new String(p.getInputStream().readAllBytes()).strip();
+        assertEquals("OK", out.lines().reduce((a, b) -> b).orElse(""), out);
     }
 
     /** Starts a thread that locks {@code lock} (and keeps it) and returns "acquired". */

@@ -10,8 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.File;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -214,20 +212,11 @@ class MutexTest {
     /**
      * An OutOfMemoryError where a thread allocates its node (after it spun and took WOKEN) leaves
      * the state as it was and wakes the parked waiter at the next unlock. A real one, so in a JVM
-     * of its own with a small heap: see {@link MutexOutOfMemoryProbe}.
+     * of its own with a small heap: see {@link OutOfMemoryProbe}.
      */
     @Test
     void outOfMemoryErrorWhenAllocatingTheNodeLeavesTheStateConsistent() throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        String classPath = Path.of(Mutex.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                + File.pathSeparator
-                + Path.of(MutexOutOfMemoryProbe.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Process p = new ProcessBuilder(java, "-Xmx24m", "-XX:+UseSerialGC", "-XX:ActiveProcessorCount=2",
-                "-cp", classPath, MutexOutOfMemoryProbe.class.getName())
-                .redirectErrorStream(true).start();
-        assertTrue(p.waitFor(Threads.TIMEOUT.toMillis() * 3, TimeUnit.MILLISECONDS), "the probe JVM did not end");
-        String out = new String(p.getInputStream().readAllBytes()).strip();
-        assertEquals("OK", out.lines().reduce((a, b) -> b).orElse(""), out);
+        LockTests.runOutOfMemoryProbe("mutex");
     }
 
     @Test

@@ -236,6 +236,17 @@ class RWMutexTest {
         }
     }
 
+    /**
+     * An OutOfMemoryError where a reader (counted in) or a writer (announced) allocates its node
+     * undoes what it did: no reader left counted, no writer left pending, the writers' lock free.
+     * A real one, in a JVM of its own with a small heap: see {@link OutOfMemoryProbe}.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"reader", "writer"})
+    void outOfMemoryErrorWhenAllocatingTheNodeUndoesTheWait(String who) throws Exception {
+        LockTests.runOutOfMemoryProbe(who);
+    }
+
     @Test
     void unlockOfUnlockedThrowsAndChangesNothing() {
         RWMutex rw = new RWMutex();
