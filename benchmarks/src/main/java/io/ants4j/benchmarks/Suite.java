@@ -40,13 +40,13 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  *
  * <pre>
  * java -cp benchmarks.jar io.ants4j.benchmarks.Suite [--full | --smoke] [--out target/report]
- *     [--only locks,waitgroup,forkjoin,once,cond,semaphore,pool,parallel,million] [--command TEXT]
+ *     [--only locks,vlocks,rwlocks,waitgroup,forkjoin,once,cond,semaphore,taskgroup,pool,parallel,million] [--command TEXT]
  * </pre>
  * <ul>
  *   <li>default (headline, a few minutes): locks with the incrementing critical section at 1, 2, 4, 8
  *       threads; 100,000 trivial tasks through every pool and executor (with {@code -prof gc});
  *       1M × 10 ms tasks once per case. 1 fork, 2 × 0.5 s warm-up, 3 × 0.5 s measurement.</li>
- *   <li>{@code --full} (about an hour): every benchmark of the module, 3 forks (2 for Go's
+ *   <li>{@code --full} (about an hour and a quarter): every benchmark of the module, 3 forks (2 for Go's
  *       WaitGroup benchmarks), 2 × 1 s warm-up, 4 × 1 s measurement; 1M tasks 3 runs per case.</li>
  *   <li>{@code --smoke}: everything, shortest settings and 2,000 tasks in the 1M case: proves
  *       that each benchmark runs and the report renders; the numbers mean nothing.</li>
@@ -79,6 +79,10 @@ public final class Suite {
         steps.add(new Step("locks", "Locks", b + "locks\\.LockBenchmark\\.", T1248,
                 headline ? Map.of("section", new String[] {"increment"}) : Map.of(), false, 3));
         if (!headline) {
+            steps.add(new Step("vlocks", "Locks on 1,000 virtual threads", b + "locks\\.VirtualThreadLockBenchmark\\.", null,
+                    Map.of(), false, 3));
+            steps.add(new Step("rwlocks", "Read-write locks, 90% reads", b + "locks\\.RWMutexBenchmark\\.", List.of(2, 8),
+                    Map.of(), false, 3));
             steps.add(new Step("waitgroup", "WaitGroup (Go's benchmarks)", b + "sync\\.WaitGroupBenchmark\\.", T1248,
                     Map.of(), false, 2));
             steps.add(new Step("forkjoin", "WaitGroup fork-join of 8", b + "sync\\.ForkJoinBenchmark\\.", null,
@@ -86,6 +90,8 @@ public final class Suite {
             steps.add(new Step("once", "Once fast path", b + "sync\\.OnceBenchmark\\.", List.of(1, 2), Map.of(), false, 3));
             steps.add(new Step("cond", "Cond", b + "sync\\.CondBenchmark\\.", null, Map.of(), false, 3));
             steps.add(new Step("semaphore", "WeightedSemaphore", b + "sync\\.WeightedSemaphoreBenchmark\\.", T1248,
+                    Map.of(), false, 3));
+            steps.add(new Step("taskgroup", "TaskGroup fan-out", b + "sync\\.TaskGroupBenchmark\\.", null,
                     Map.of(), false, 3));
         }
         steps.add(new Step("pool", "Pool, 100,000 trivial tasks", b + "pool\\.(PoolTrivial|ExecutorTrivial)Benchmark\\.",

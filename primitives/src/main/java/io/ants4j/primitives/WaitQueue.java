@@ -5,8 +5,9 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A FIFO list of parked threads: the parking part shared by {@link Cond} and {@link WaitGroup}, in
- * the role of the Go runtime's {@code notifyList} and semaphore root.
+ * A FIFO list of parked threads: the parking part shared by {@link Cond}, {@link WaitGroup} and
+ * {@link Sema} (for {@link Mutex} and {@link RWMutex}), in the role of the Go runtime's
+ * {@code notifyList} and semaphore root.
  *
  * <p>Implementation notes. A {@link Waiter} is a node of a doubly linked list guarded by
  * {@link #lock} (a {@link SpinLock}: every critical section is a few pointer writes). Whether a
@@ -91,16 +92,22 @@ final class WaitQueue {
     /** Appends a waiter for the current thread. Caller holds {@link #lock}. */
     Waiter enqueue() {
         Waiter w = new Waiter();
-        enqueue(w);
+        enqueue(w, false);
         return w;
     }
 
     /**
-     * Appends {@code w}, made by the current thread and not queued before; owners allocate it
-     * before they take the lock, so that an {@link OutOfMemoryError} finds their state untouched.
-     * Caller holds {@link #lock}.
+     * Links {@code w}, a new node its owner allocated before taking {@link #lock} (so that no
+     * allocation can fail inside the owner's critical section), at the tail or, when
+     * {@code first}, at the head. Caller holds {@link #lock}.
      */
-    void enqueue(Waiter w) {
+    void enqueue(Waiter w, boolean first) {
+        if (first && head != null) {
+            w.next = head;
+            head.prev = w;
+            HEAD.setRelease(this, w);
+            return;
+        }
         w.prev = tail;
         if (tail == null) {
             HEAD.setRelease(this, w);

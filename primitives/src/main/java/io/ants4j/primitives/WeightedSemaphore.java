@@ -313,7 +313,7 @@ public final class WeightedSemaphore {
                     if (fits) {
                         return false;
                     }
-                    queue.enqueue(r);
+                    queue.enqueue(r, false);
                     return true;
                 }
                 s = witness;

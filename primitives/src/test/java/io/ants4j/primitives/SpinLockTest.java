@@ -9,9 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.Date;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -20,39 +18,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class SpinLockTest {
-    private int counter; // guarded by the lock under test, deliberately plain
-
     @ParameterizedTest(name = "virtual={0}")
     @ValueSource(booleans = {false, true})
     void mutualExclusion(boolean virtual) throws Exception {
         SpinLock lock = new SpinLock();
         int threads = virtual ? 64 : 8;
         int rounds = virtual ? 2_000 : 20_000;
-        CountDownLatch startGate = new CountDownLatch(1);
-        List<Thread> started = new ArrayList<>();
         Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform();
-        for (int t = 0; t < threads; t++) {
-            started.add(builder.start(() -> {
-                try {
-                    startGate.await();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                for (int i = 0; i < rounds; i++) {
-                    lock.lock();
-                    try {
-                        counter++;
-                    } finally {
-                        lock.unlock();
-                    }
-                }
-            }));
-        }
-        startGate.countDown();
-        for (Thread t : started) {
-            Threads.join(t);
-        }
-        assertEquals(threads * rounds, counter);
+        assertEquals(threads * rounds, LockTests.incrementConcurrently(lock, builder, threads, rounds));
         assertFalse(lock.isLocked());
     }
 
@@ -151,39 +124,9 @@ class SpinLockTest {
     }
 
     @Test
-    void conditionAwaitsAndSignals() throws Exception {
+    void conditionAwaitsAndSignals() {
         SpinLock lock = new SpinLock();
-        Condition ready = lock.newCondition();
-        boolean[] flag = new boolean[1];
-        var waiter = start(() -> {
-            lock.lock();
-            try {
-                while (!flag[0]) {
-                    ready.await();
-                }
-                return lock.isLocked();
-            } finally {
-                lock.unlock();
-            }
-        });
-        Threads.untilParked(waiter.thread());
-        lock.lock();
-        try {
-            flag[0] = true;
-            ready.signal();
-        } finally {
-            lock.unlock();
-        }
-        assertTrue(get(waiter.result()));
-
-        lock.lock();
-        try {
-            assertTrue(ready.awaitNanos(TimeUnit.MILLISECONDS.toNanos(10)) <= 0L);
-            assertFalse(ready.await(1, TimeUnit.MILLISECONDS));
-            assertTrue(lock.isLocked(), "a timed-out await re-acquires the lock");
-        } finally {
-            lock.unlock();
-        }
+        LockTests.conditionAwaitsAndSignals(lock, lock::isLocked);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.ants4j.benchmarks.locks;
 
+import io.ants4j.primitives.Mutex;
 import io.ants4j.primitives.SpinLock;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -21,13 +22,14 @@ import org.openjdk.jmh.infra.Control;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * Issue 5, benchmark 1: lock + unlock of one shared lock by every JMH thread (run it with
- * {@code -t 1, 2, 4, 8}), with an empty critical section or one that increments a shared
- * {@code long}.
+ * Issues 5 and 16, benchmark 1: lock + unlock of one shared lock by every JMH thread (run it with
+ * {@code -t 1, 2, 4, 8}), with an empty critical section, one that increments a shared
+ * {@code long}, or a long one (the increment and about 1 µs of work).
  *
- * <p>Contenders: our {@link SpinLock}, {@link AntsPlainSpinLock} (ants' spin lock without backoff),
- * {@link ReentrantLock} (non-fair, the default), {@code synchronized}, the write lock of
- * {@link StampedLock} and a {@code Semaphore(1)}.
+ * <p>Contenders: our {@link SpinLock} and {@link Mutex}, {@link AntsPlainSpinLock} (ants' spin lock
+ * without backoff), {@link ReentrantLock} (non-fair, the default), {@code synchronized}, the write
+ * lock of {@link StampedLock} and a {@code Semaphore(1)}. The same comparison on 1,000 virtual
+ * threads is {@link VirtualThreadLockBenchmark}.
  *
  * <p>Besides throughput (ops/µs, all threads together) every method reports fairness through the
  * {@link Fairness} aux counters: {@code fairMinOps} and {@code fairMaxOps} are the per-thread
@@ -39,43 +41,43 @@ import org.openjdk.jmh.infra.ThreadParams;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class LockBenchmark {
 
-    /** {@code empty}: lock and unlock only; {@code increment}: {@code counter++} inside the lock. */
-    @Param({"empty", "increment"})
+    /** The critical section: {@code empty}, {@code increment} or {@code long} (see {@link CriticalSection}). */
+    @Param({"empty", "increment", "long"})
     public String section;
 
-    private boolean increment;
+    private CriticalSection criticalSection;
 
     private final SpinLock spinLock = new SpinLock();
+    private final Mutex mutex = new Mutex();
     private final AntsPlainSpinLock antsPlainSpinLock = new AntsPlainSpinLock();
     private final ReentrantLock reentrantLock = new ReentrantLock();
     private final Object monitor = new Object();
     private final StampedLock stampedLock = new StampedLock();
     private final Semaphore semaphore = new Semaphore(1);
-    /** The shared data of the critical section, on a cache line of its own. */
-    private final PaddedCounter shared = new PaddedCounter();
 
     @Setup(Level.Trial)
     public void setUp() {
-        switch (section) {
-            case "empty" -> increment = false;
-            case "increment" -> increment = true;
-            default -> throw new IllegalArgumentException("section: " + section);
-        }
-    }
-
-    private void criticalSection() {
-        if (increment) {
-            shared.value++;
-        }
+        criticalSection = new CriticalSection(section);
     }
 
     @Benchmark
     public void spinLock(Fairness f, Control c) {
         spinLock.lock();
         try {
-            criticalSection();
+            criticalSection.run();
         } finally {
             spinLock.unlock();
+        }
+        f.count(c);
+    }
+
+    @Benchmark
+    public void mutex(Fairness f, Control c) {
+        mutex.lock();
+        try {
+            criticalSection.run();
+        } finally {
+            mutex.unlock();
         }
         f.count(c);
     }
@@ -84,7 +86,7 @@ public class LockBenchmark {
     public void antsPlainSpinLock(Fairness f, Control c) {
         antsPlainSpinLock.lock();
         try {
-            criticalSection();
+            criticalSection.run();
         } finally {
             antsPlainSpinLock.unlock();
         }
@@ -95,7 +97,7 @@ public class LockBenchmark {
     public void reentrantLock(Fairness f, Control c) {
         reentrantLock.lock();
         try {
-            criticalSection();
+            criticalSection.run();
         } finally {
             reentrantLock.unlock();
         }
@@ -105,7 +107,7 @@ public class LockBenchmark {
     @Benchmark
     public void synchronizedBlock(Fairness f, Control c) {
         synchronized (monitor) {
-            criticalSection();
+            criticalSection.run();
         }
         f.count(c);
     }
@@ -114,7 +116,7 @@ public class LockBenchmark {
     public void stampedLock(Fairness f, Control c) {
         long stamp = stampedLock.writeLock();
         try {
-            criticalSection();
+            criticalSection.run();
         } finally {
             stampedLock.unlockWrite(stamp);
         }
@@ -125,18 +127,11 @@ public class LockBenchmark {
     public void semaphore(Fairness f, Control c) {
         semaphore.acquireUninterruptibly();
         try {
-            criticalSection();
+            criticalSection.run();
         } finally {
             semaphore.release();
         }
         f.count(c);
-    }
-
-    @SuppressWarnings("unused") // padding
-    static final class PaddedCounter {
-        long p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
-        long value;
-        long q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15;
     }
 
     /** Every thread's {@link Fairness}, so that thread 0 can compare them after each iteration. */

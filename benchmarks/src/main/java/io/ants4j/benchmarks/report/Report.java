@@ -51,8 +51,8 @@ public final class Report {
             boolean lineChart) {
     }
 
-    static final Set<String> OURS = Set.of("spinLock", "waitGroup", "once", "onceFunc", "onceValue",
-            "condReentrantLock", "condSpinLock", "pool", "poolWithFunc", "multiPool");
+    static final Set<String> OURS = Set.of("spinLock", "mutex", "rwMutex", "waitGroup", "once", "onceFunc", "onceValue",
+            "condReentrantLock", "condSpinLock", "weightedSemaphore", "taskGroup", "pool", "poolWithFunc", "multiPool");
     /** Neither ours nor a JDK peer: the code we started from. */
     static final Set<String> REFERENCE = Set.of("antsPlainSpinLock");
 
@@ -60,9 +60,10 @@ public final class Report {
 
     static {
         String[][] n = {
-            {"spinLock", "SpinLock (ours)"}, {"antsPlainSpinLock", "ants' plain spin lock"},
+            {"spinLock", "SpinLock (ours)"}, {"mutex", "Mutex (ours)"}, {"antsPlainSpinLock", "ants' plain spin lock"},
             {"reentrantLock", "ReentrantLock"}, {"synchronizedBlock", "synchronized"},
             {"stampedLock", "StampedLock write"}, {"semaphore", "Semaphore(1)"},
+            {"rwMutex", "RWMutex (ours)"}, {"reentrantReadWriteLock", "ReentrantReadWriteLock"},
             {"waitGroup", "WaitGroup (ours)"}, {"countDownLatch", "CountDownLatch"}, {"phaser", "Phaser"},
             {"once", "Once.run (ours)"}, {"onceFunc", "Once.func (ours)"}, {"onceValue", "Once.value (ours)"},
             {"volatileFlag", "volatile flag"}, {"volatileHolder", "volatile holder"},
@@ -72,6 +73,8 @@ public final class Report {
             {"condition", "ReentrantLock + Condition"},
             {"weightedSemaphore", "WeightedSemaphore (ours)"}, {"semaphoreFair", "Semaphore, fair"},
             {"semaphoreNonFair", "Semaphore, non-fair"},
+            {"taskGroup", "TaskGroup (ours)"}, {"invokeAll", "invokeAll + Semaphore"},
+            {"allOf", "CompletableFuture.allOf + Semaphore"},
             {"pool", "Pool (ours)"}, {"poolWithFunc", "PoolWithFunc (ours)"}, {"multiPool", "MultiPool (ours)"},
             {"threadPoolExecutor", "ThreadPoolExecutor(2)"}, {"forkJoinCommonPool", "ForkJoinPool.commonPool()"},
             {"virtualThreadPerTask", "virtual thread per task"},
@@ -93,6 +96,12 @@ public final class Report {
             new Spec("locks", "Locks: lock + unlock of one shared lock",
                     "Throughput of all threads together (ops/µs, higher is better). In parentheses: ours ÷ ReentrantLock.",
                     List.of("LockBenchmark"), "threads", List.of("reentrantLock"), true),
+            new Spec("locks-virtual", "Locks: 1,000 virtual threads on one shared lock",
+                    "Throughput of all threads together (ops/µs, higher is better), by critical section; starting the threads is included. In parentheses: ours ÷ ReentrantLock.",
+                    List.of("VirtualThreadLockBenchmark"), "section", List.of("reentrantLock"), false),
+            new Spec("rwlocks", "Read-write locks: 90% reads, 10% writes",
+                    "Throughput of all threads together (ops/µs, higher is better). In parentheses: ours ÷ ReentrantReadWriteLock.",
+                    List.of("RWMutexBenchmark"), "threads", List.of("reentrantReadWriteLock"), true),
             new Spec("waitgroup", "WaitGroup: Go's own benchmarks",
                     "ns/op (lower is better). In parentheses: how many times faster than the best JDK peer in that column (>1 = ours faster).",
                     List.of("WaitGroupBenchmark"), "threads", List.of(), false),
@@ -108,6 +117,9 @@ public final class Report {
             new Spec("semaphore", "WeightedSemaphore: acquire(1) + release(1) of one shared semaphore",
                     "Throughput of all threads together (ops/µs, higher is better), by size (permits) and threads. In parentheses: ours ÷ the fair Semaphore.",
                     List.of("WeightedSemaphoreBenchmark"), "threads", List.of("semaphoreFair"), true),
+            new Spec("taskgroup", "TaskGroup: fan-out of small tasks, at most 8 at once, each in a virtual thread",
+                    "µs per fan-out and wait for all results (lower is better), by number of tasks. In parentheses: times faster than the JDK peer.",
+                    List.of("TaskGroupBenchmark"), "tasks", List.of("invokeAll", "allOf"), false),
             new Spec("pool-trivial", "Pool: 100,000 no-op tasks from one submitter",
                     "ns per task (lower is better); B/task with `-prof gc`. In parentheses: times faster than the JDK peer.",
                     List.of("PoolTrivialBenchmark", "ExecutorTrivialBenchmark"), "threads",
@@ -655,6 +667,41 @@ public final class Report {
                 .append(met == null ? "not run" : met ? "met" : "**missed**").append(" |\n");
     }
 
+    /**
+     * Issue 16: Mutex at least 2× ReentrantLock at 2 threads with {@code counter++}, never below it
+     * elsewhere (1,000 virtual threads included); RWMutex at least ReentrantReadWriteLock at 2 and 8 threads.
+     */
+    private static void mutexTargets(StringBuilder md, List<Row> rows) {
+        for (String section : List.of("empty", "increment", "long")) {
+            Map<String, String> p = Map.of("section", section);
+            for (int t : new int[] {1, 2, 4, 8}) {
+                ratioTarget(md, rows, "LockBenchmark", "mutex", "reentrantLock", t, p,
+                        "Mutex vs ReentrantLock, " + section + ", " + t + " thread" + (t > 1 ? "s" : ""),
+                        t == 2 && section.equals("increment") ? 2 : 1);
+            }
+            ratioTarget(md, rows, "VirtualThreadLockBenchmark", "mutex", "reentrantLock", 1, p,
+                    "Mutex vs ReentrantLock, " + section + ", 1,000 virtual threads", 1);
+        }
+        for (int t : new int[] {2, 8}) {
+            ratioTarget(md, rows, "RWMutexBenchmark", "rwMutex", "reentrantReadWriteLock", t, Map.of(),
+                    "RWMutex vs ReentrantReadWriteLock, 90% reads, " + t + " threads", 1);
+        }
+    }
+
+    /** A "times faster than the peer" target row, with fairness where the benchmark measures it; none if either did not run. */
+    private static void ratioTarget(StringBuilder md, List<Row> rows, String cls, String ours, String peer, int threads,
+            Map<String, String> params, String what, double need) {
+        Row o = find(rows, cls, ours, threads, params);
+        Row p = find(rows, cls, peer, threads, params);
+        if (o == null || p == null) {
+            return;
+        }
+        Ratio r = ratio(o, p);
+        String fair = Double.isNaN(fairness(o)) ? ""
+                : String.format(Locale.ROOT, "; fairness %.2f vs %.2f", fairness(o), fairness(p));
+        target(md, what, String.format(Locale.ROOT, "≥ %.0f×", need), r.text() + fair, r.median() >= need);
+    }
+
     private static void targets(StringBuilder md, List<Row> rows, Map<String, Object> million) {
         md.append("## Targets (issue 5)\n\n");
         md.append("Ratios are \"times faster than the peer\", the median over forks of each side's per-fork mean, "
@@ -693,6 +740,7 @@ public final class Report {
                 }
             }
         }
+        mutexTargets(md, rows);
         for (String s : List.of("inline", "handed")) {
             Row ours = find(rows, "ForkJoinBenchmark", s + "_waitGroup", 1, Map.of());
             Row cdl = find(rows, "ForkJoinBenchmark", s + "_countDownLatch", 1, Map.of());

@@ -1,0 +1,150 @@
+package io.ants4j.primitives;
+
+import static io.ants4j.primitives.Threads.get;
+import static io.ants4j.primitives.Threads.start;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+import java.util.function.BooleanSupplier;
+
+/** Checks and threads shared by the tests of the locks. */
+final class LockTests {
+    private LockTests() {
+    }
+
+    /**
+     * {@code threads} threads of {@code builder} each increment a plain counter {@code rounds}
+     * times under {@code lock}, yielding inside the critical section now and then so that others
+     * pile up behind the holder; returns the count.
+     */
+    static int incrementConcurrently(Lock lock, Thread.Builder builder, int threads, int rounds)
+            throws InterruptedException {
+        int[] counter = new int[1]; // guarded by lock, deliberately plain
+        CountDownLatch startGate = new CountDownLatch(1);
+        List<Thread> started = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            started.add(builder.start(() -> {
+                try {
+                    startGate.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < rounds; i++) {
+                    lock.lock();
+                    try {
+                        int v = counter[0];
+                        if ((i & 63) == 0) {
+                            Thread.yield();
+                        }
+                        counter[0] = v + 1;
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            }));
+        }
+        startGate.countDown();
+        for (Thread t : started) {
+            Threads.join(t);
+        }
+        lock.lock(); // for the happens-before edge from the last increment
+        try {
+            return counter[0];
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Runs {@link OutOfMemoryProbe} with {@code probe} in a JVM of its own with a 24 MB heap and
+     * asserts that it printed {@code OK} last.
+     */
+    static void runOutOfMemoryProbe(String probe) throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String classPath = Path.of(Mutex.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                + File.pathSeparator
+                + Path.of(OutOfMemoryProbe.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Process p = new ProcessBuilder(java, "-Xmx24m", "-XX:+UseSerialGC", "-XX:ActiveProcessorCount=2",
+                "-cp", classPath, OutOfMemoryProbe.class.getName(), probe)
+                .redirectErrorStream(true).start();
+        assertTrue(p.waitFor(Threads.TIMEOUT.toMillis() * 3, TimeUnit.MILLISECONDS), "the probe JVM did not end");
+        String out = new String(p.getInputStream().readAllBytes()).strip();
+        assertEquals("OK", out.lines().reduce((a, b) -> b).orElse(""), out);
+    }
+
+    /** Starts a thread that locks {@code lock} (and keeps it) and returns "acquired". */
+    static Threads.Task<String> startLocker(Lock lock) {
+        return start(() -> {
+            lock.lock();
+            return "acquired";
+        });
+    }
+
+    /** Starts a thread that locks {@code lock} interruptibly (and keeps it) and returns "acquired". */
+    static Threads.Task<String> startInterruptibleLocker(Lock lock) {
+        return start(() -> {
+            lock.lockInterruptibly();
+            return "acquired";
+        });
+    }
+
+    /**
+     * Waits until {@code task}'s thread is parked, or has finished already (a timed wait that
+     * expired before this thread looked, on a slow machine).
+     */
+    static void untilParkedOrDone(Threads.Task<?> task) {
+        Threads.until(task.thread() + " parks or ends", () -> {
+            Thread.State s = task.thread().getState();
+            return task.result().isDone() || s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
+        });
+    }
+
+    /**
+     * A condition of {@code lock}: a waiter wakes when signalled, holding the lock again
+     * ({@code held} says whether the lock is held), and a timed await times out holding it.
+     */
+    static void conditionAwaitsAndSignals(Lock lock, BooleanSupplier held) {
+        Condition ready = lock.newCondition();
+        boolean[] flag = new boolean[1];
+        var waiter = start(() -> {
+            lock.lock();
+            try {
+                while (!flag[0]) {
+                    ready.await();
+                }
+                return held.getAsBoolean();
+            } finally {
+                lock.unlock();
+            }
+        });
+        Threads.untilParked(waiter.thread());
+        lock.lock();
+        try {
+            flag[0] = true;
+            ready.signal();
+        } finally {
+            lock.unlock();
+        }
+        assertTrue(get(waiter.result()));
+
+        lock.lock();
+        try {
+            assertTrue(ready.awaitNanos(TimeUnit.MILLISECONDS.toNanos(10)) <= 0L);
+            assertFalse(ready.await(1, TimeUnit.MILLISECONDS));
+            assertTrue(held.getAsBoolean(), "a timed-out await re-acquires the lock");
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,160 @@
+package io.ants4j.primitives;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * Run in a JVM of its own with a small heap ({@link LockTests#runOutOfMemoryProbe}): a thread
+ * fills the heap, then waits for a held lock, and fails to allocate its node. Prints {@code OK}
+ * if the OutOfMemoryError came out of the lock call and left the lock consistent.
+ * <ul>
+ *   <li>{@code mutex}: a held {@link Mutex} with a waiter parked; the failing thread spins first,
+ *       taking WOKEN. The waiter must still get the lock when the holder unlocks (a WOKEN left
+ *       behind would make unlock() wake nobody).
+ *   <li>{@code reader}: an {@link RWMutex} write-locked; the failing reader has counted itself
+ *       in. No reader may be left counted.
+ *   <li>{@code writer}: an {@link RWMutex} read-locked; the failing writer has announced itself.
+ *       It must leave the writers' lock and the reader count as they were.
+ * </ul>
+ */
+final class OutOfMemoryProbe {
+    private static volatile Object[] hog;
+    private static volatile Throwable thrown;
+
+    private OutOfMemoryProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String result = switch (args[0]) {
+            case "mutex" -> mutex();
+            case "reader" -> reader();
+            case "writer" -> writer();
+            default -> "unknown probe " + args[0];
+        };
+        System.out.println(result);
+        System.exit(0);
+    }
+
+    private static String mutex() throws Exception {
+        Mutex other = new Mutex();
+        warmUp(other, other);
+        Mutex lock = new Mutex();
+        lock.lock();
+        Thread waiter = Thread.ofPlatform().start(() -> {
+            lock.lock();
+            lock.unlock();
+        });
+        while (!lock.toString().endsWith("waiters=1]")) {
+            Thread.onSpinWait();
+        }
+        String failed = failToAllocateIn(lock::lock);
+        if (failed != null) {
+            return failed;
+        }
+        String state = lock.toString();
+        lock.unlock();
+        boolean woken = waiter.join(Duration.ofSeconds(20));
+        boolean free = lock.tryLock(1, TimeUnit.SECONDS);
+        return state.endsWith("[locked, waiters=1]") && woken && free ? "OK"
+                : "FAILED: state after the error " + state + ", waiter woken " + woken + ", lock free at the end " + free;
+    }
+
+    private static String reader() {
+        RWMutex other = new RWMutex();
+        warmUp(other.writeLock(), other.readLock());
+        RWMutex rw = new RWMutex();
+        rw.writeLock().lock();
+        String failed = failToAllocateIn(rw.readLock()::lock);
+        if (failed != null) {
+            return failed;
+        }
+        int readers = rw.readers();
+        rw.writeLock().unlock();
+        boolean writable = rw.writeLock().tryLock();
+        return readers == 0 && writable ? "OK" : "FAILED: readers after the error " + readers + ", " + rw;
+    }
+
+    private static String writer() {
+        RWMutex other = new RWMutex();
+        warmUp(other.readLock(), other.writeLock());
+        RWMutex rw = new RWMutex();
+        rw.readLock().lock();
+        String failed = failToAllocateIn(rw.writeLock()::lock);
+        if (failed != null) {
+            return failed;
+        }
+        boolean readable = rw.readLock().tryLock(); // no writer pending any more
+        int readers = rw.readers();
+        rw.readLock().unlock();
+        rw.readLock().unlock();
+        boolean writable = rw.writeLock().tryLock(); // the writers' lock was released
+        return readable && readers == 2 && writable ? "OK"
+                : "FAILED: readable " + readable + ", readers " + readers + ", writable " + writable + ", " + rw;
+    }
+
+    /**
+     * Runs the path under test once with memory to spare: {@code waiter} times out waiting while
+     * {@code holder} is held. The first use of each VarHandle access mode links code and
+     * allocates, so without this the error could strike there instead of at the node.
+     */
+    private static void warmUp(Lock holder, Lock waiter) {
+        holder.lock();
+        try {
+            Thread t = Thread.ofPlatform().start(() -> {
+                try {
+                    waiter.tryLock(1, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            holder.unlock();
+        }
+    }
+
+    /**
+     * Runs {@code lockCall} on a new thread once that thread has filled the heap; returns
+     * {@code null} if it threw OutOfMemoryError, else what went wrong.
+     */
+    private static String failToAllocateIn(Runnable lockCall) {
+        Thread victim = Thread.ofPlatform().start(() -> {
+            fillHeap();
+            try {
+                lockCall.run();
+            } catch (OutOfMemoryError e) {
+                hog = null;
+                thrown = e;
+            }
+        });
+        try {
+            if (!victim.join(Duration.ofSeconds(60))) {
+                return "the lock call hung";
+            }
+        } catch (InterruptedException e) {
+            return "interrupted";
+        }
+        hog = null;
+        return thrown instanceof OutOfMemoryError ? null : "the lock call did not throw OutOfMemoryError but " + thrown;
+    }
+
+    /** Allocates until the heap is full, keeping everything reachable through {@link #hog}. */
+    private static void fillHeap() {
+        Object[] head = null;
+        for (int size = 1 << 16; size > 0; size >>= 1) {
+            try {
+                for (;;) {
+                    Object[] next = new Object[size];
+                    next[0] = head;
+                    head = next;
+                }
+            } catch (OutOfMemoryError e) {
+                hog = head; // keep it; try smaller pieces
+            }
+        }
+        hog = head;
+    }
+}
