@@ -2,7 +2,6 @@ package io.ants4j.stress.primitives;
 
 import io.ants4j.primitives.Mutex;
 import io.ants4j.stress.support.Helper;
-import io.ants4j.stress.support.Spin;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -42,7 +41,7 @@ public class MutexStarvationHandOffTest {
         waiter = Locks.starve(lock, () -> {
             int result = 0;
             try {
-                if (lock.tryLock(Spin.PATIENCE_SECONDS, TimeUnit.SECONDS)) {
+                if (lock.tryLock(Locks.CONSTRUCTED_WAITER_PATIENCE_SECONDS, TimeUnit.SECONDS)) {
                     waiterHadIt = true;
                     lock.unlock();
                     result = 1;
