@@ -79,15 +79,6 @@ final class Locks {
     }
 
     /** Waits (bounded) until {@code m}'s description contains {@code text}; whether it did. */
-    /**
-     * How long a waiter that a state's constructor starts may wait for its lock. jcstress builds a
-     * whole batch of states before their actors run, so on a loaded machine that wait can last far
-     * longer than {@link Spin#PATIENCE_SECONDS}; a waiter that gave up then would end starvation mode
-     * and turn the sample into a false failure. The arbiter's bounded join still catches a waiter
-     * that is never let in.
-     */
-    static final long CONSTRUCTED_WAITER_PATIENCE_SECONDS = TimeUnit.HOURS.toSeconds(1);
-
     static boolean until(Object m, String text) {
         return Spin.until(() -> m.toString().contains(text));
     }
@@ -112,7 +103,9 @@ final class Locks {
         }
         m.unlock();
         boolean barged = m.tryLock();
-        if (barged && until(m, "waiters=1") && m.toString().contains("starving")) {
+        // The waiter may have had the lock and gone before this thread barged in: then no one re-queues.
+        if (barged && Spin.until(() -> m.toString().contains("waiters=1") || !waiter.isAlive())
+                && m.toString().contains("starving")) {
             return waiter;
         }
         if (barged) {

@@ -2,6 +2,7 @@ package io.ants4j.stress.primitives;
 
 import io.ants4j.primitives.Mutex;
 import io.ants4j.stress.support.Helper;
+import io.ants4j.stress.support.Spin;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -19,8 +20,12 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * Mutex starvation mode: with a waiter that starved at the head of the queue, unlock() hands the
  * lock to it, and a newcomer's tryLock() racing that unlock never gets the lock before the
- * waiter has had it. Each sample first builds the starvation mode (about 1.2 ms, see
- * {@link Locks#starve}), so this test runs few samples.
+ * waiter has had it. The holder actor builds the starvation mode itself (about 1.2 ms, see
+ * {@link Locks#starve}) while the newcomer sleeps until it is ready (see {@link Spin#sleepUntil}),
+ * so the race is between the holder's unlock() and the newcomer's tryLock() just after; this test
+ * runs few samples. The setup is not done in the state's constructor: jcstress builds a whole
+ * batch of states before their actors run, and a batch of waiters parked for seconds either gave
+ * up (ending starvation mode) or outlived the fork's time limit.
  */
 @JCStressTest
 @Description("Mutex: in starvation mode unlock() hands the lock to the starved waiter; a racing tryLock() never barges in first.")
@@ -28,39 +33,28 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(id = "1, 1, 1, 1", expect = ACCEPTABLE, desc = "The newcomer got the lock after the waiter had had it; consistent.")
 @Outcome(id = "[12], 1, 0, 1", expect = ACCEPTABLE_INTERESTING, desc = "The setup missed starvation mode (the waiter won the first race); nothing to check.")
 @Outcome(id = "0, .*", expect = FORBIDDEN, desc = "The newcomer barged in ahead of the starved waiter.")
-@Outcome(expect = FORBIDDEN, desc = "The waiter never got the lock, or the mutex is corrupt afterwards.")
+@Outcome(expect = FORBIDDEN, desc = "The waiter never got the lock, the setup never finished, or the mutex is corrupt afterwards.")
 @State
 public class MutexStarvationHandOffTest {
 
     final Mutex lock = new Mutex();
-    final Thread waiter;
+    Thread waiter;
+    volatile boolean ready;
     volatile boolean waiterHadIt;
     volatile int waiterResult = -1;
 
-    public MutexStarvationHandOffTest() {
-        waiter = Locks.starve(lock, () -> {
-            int result = 0;
-            try {
-                if (lock.tryLock(Locks.CONSTRUCTED_WAITER_PATIENCE_SECONDS, TimeUnit.SECONDS)) {
-                    waiterHadIt = true;
-                    lock.unlock();
-                    result = 1;
-                }
-            } catch (InterruptedException e) {
-                result = 2;
-            }
-            waiterResult = result;
-        });
-    }
-
     @Actor
     public void holder() {
+        waiter = Locks.starve(lock, () -> waiterResult = waitForTheLock());
+        ready = true;
         lock.unlock();
     }
 
     @Actor
     public void newcomer(IIII_Result r) {
-        if (lock.tryLock()) {
+        if (!Spin.sleepUntil(() -> ready)) {
+            r.r1 = 3;
+        } else if (lock.tryLock()) {
             r.r1 = waiterHadIt ? 1 : 0;
             lock.unlock();
         } else {
@@ -73,5 +67,19 @@ public class MutexStarvationHandOffTest {
         r.r2 = waiter == null || Helper.join(waiter) ? waiterResult : 0;
         r.r3 = waiter == null ? 0 : 1;
         r.r4 = Locks.consistent(lock) ? 1 : 0;
+    }
+
+    /** The waiter's part: 1 it had the lock, 0 it timed out, 2 it was interrupted. */
+    private int waitForTheLock() {
+        try {
+            if (!lock.tryLock(Spin.PATIENCE_SECONDS, TimeUnit.SECONDS)) {
+                return 0;
+            }
+        } catch (InterruptedException e) {
+            return 2;
+        }
+        waiterHadIt = true;
+        lock.unlock();
+        return 1;
     }
 }

@@ -42,7 +42,7 @@ public class RWMutexWriterPreferenceTest {
         rw.readLock().lock();
         writer = Helper.start(() -> {
             try {
-                if (rw.writeLock().tryLock(Locks.CONSTRUCTED_WAITER_PATIENCE_SECONDS, TimeUnit.SECONDS)) {
+                if (rw.writeLock().tryLock(Spin.PATIENCE_SECONDS, TimeUnit.SECONDS)) {
                     try {
                         writerResult = rw.readers() == 0 && letGo.await(Spin.PATIENCE_SECONDS, TimeUnit.SECONDS) ? 1 : 0;
                         writerDone = true;

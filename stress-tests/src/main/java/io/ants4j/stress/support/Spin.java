@@ -1,6 +1,7 @@
 package io.ants4j.stress.support;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -33,4 +34,27 @@ public final class Spin {
         }
         return true;
     }
+
+    /**
+     * Like {@link #until}, but sleeps a few tens of microseconds between checks instead of
+     * yielding: for an actor that waits while a thread other than the actors must run. jcstress
+     * binds each actor to its own CPU, and on a two-CPU machine a yielding actor leaves such a
+     * thread (a virtual thread's carrier, say) almost no time. The sleep also spreads the moment
+     * the actor goes on over a window after the condition came true.
+     *
+     * @return whether the condition held
+     */
+    public static boolean sleepUntil(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            LockSupport.parkNanos(SLEEP_NANOS);
+        }
+        return true;
+    }
+
+    /** One sleep of {@link #sleepUntil}; the OS's timer slack stretches it to about 60-100 µs. */
+    private static final long SLEEP_NANOS = 20_000L;
 }
