@@ -5,12 +5,19 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * A non-reentrant mutual-exclusion lock that never parks: a thread that finds the lock held
- * spins, yielding its processor between attempts with exponential backoff. This is the spin lock
+ * A non-reentrant mutual-exclusion lock that spins instead of queueing: a thread that finds the
+ * lock held yields its processor between attempts with exponential backoff. This is the spin lock
  * of Go's ants pool ({@code pkg/sync.spinLock}), suited to critical sections of a few
  * instructions that are held far shorter than a park/unpark round trip.
+ *
+ * <p>A virtual thread that still finds the lock held once its backoff has reached the cap sleeps
+ * for some microseconds between attempts instead of yielding, so that a holder that was unmounted
+ * inside its critical section gets a carrier again; spinning virtual threads never starve it. An
+ * interrupt that comes while {@link #lock()} waits is kept: the thread returns with its interrupt
+ * status set.
  *
  * <p>The lock is not owned: like Go's {@code sync.Mutex}, it may be unlocked by a thread other
  * than the one that locked it. It is not reentrant: a thread that locks a {@code SpinLock} it
@@ -38,6 +45,16 @@ public final class SpinLock implements Lock {
      * Thread.onSpinWait() matters when threads outnumber cores: the holder must get a core to
      * finish its critical section, and on 2 cores busy-waiting spinners starve it.
      *
+     * Yielding is not enough on virtual threads. A yielded virtual thread goes back to its
+     * carrier's local queue, but a holder unmounted inside its critical section (any blocking
+     * call) is resubmitted from outside when it can go on, and a carrier whose local queue never
+     * empties does not get to it: with more spinners than carriers they kept every local queue
+     * busy and the holder never ran again. So a virtual thread at the backoff cap parks for
+     * VIRTUAL_PARK_NANOS between attempts; the carriers run dry and pick the holder up. Platform
+     * threads keep yielding: the OS scheduler is fair to a thread that is ready to run. A park
+     * returns at once while the thread is interrupted, so lock() clears the status while it
+     * waits and sets it again once it holds the lock, as AQS does.
+     *
      * unlock() is a release store: it orders the critical section before the word's reset, and
      * the next locker's CAS (a volatile read-modify-write) reads it, which establishes the
      * happens-before edge. The unlocked-state check in unlock() is a plain read: a correct
@@ -46,6 +63,9 @@ public final class SpinLock implements Lock {
 
     /** Default backoff cap, as in ants. */
     private static final int DEFAULT_MAX_BACKOFF = 16;
+
+    /** How long a virtual thread at the backoff cap sleeps between attempts. */
+    private static final long VIRTUAL_PARK_NANOS = 20_000L;
 
     private static final int UNLOCKED = 0;
     private static final int LOCKED = 1;
@@ -187,8 +207,13 @@ public final class SpinLock implements Lock {
 
     private void spinUninterruptibly() {
         int backoff = 1;
+        boolean interrupted = false;
         while (!tryLock()) {
+            interrupted |= Thread.interrupted();
             backoff = backOff(backoff);
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -207,7 +232,12 @@ public final class SpinLock implements Lock {
         return true;
     }
 
+    /** Waits before the next attempt; the caller has cleared the interrupt status. */
     private int backOff(int backoff) {
+        if (backoff == maxBackoff && Thread.currentThread().isVirtual()) {
+            LockSupport.parkNanos(this, VIRTUAL_PARK_NANOS);
+            return backoff;
+        }
         for (int i = 0; i < backoff; i++) {
             Thread.yield();
         }

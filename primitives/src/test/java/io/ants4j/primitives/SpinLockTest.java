@@ -9,10 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.Date;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,6 +30,62 @@ class SpinLockTest {
         Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform();
         assertEquals(threads * rounds, LockTests.incrementConcurrently(lock, builder, threads, rounds));
         assertFalse(lock.isLocked());
+    }
+
+    /**
+     * A virtual thread that holds the lock and is unmounted inside its critical section (here a
+     * short park, as any blocking call does) must get a carrier again although more virtual
+     * threads than carriers spin for the lock: with yielding alone the spinners kept the
+     * scheduler's queues busy and the holder never ran again.
+     */
+    @Test
+    void aVirtualHolderThatParksInsideItsSectionIsNotStarvedBySpinners() throws Exception {
+        int spinners = 4 * Runtime.getRuntime().availableProcessors();
+        for (int round = 0; round < 10; round++) {
+            SpinLock lock = new SpinLock();
+            lock.lock();
+            CountDownLatch spinning = new CountDownLatch(spinners);
+            List<Thread> threads = new ArrayList<>();
+            for (int i = 0; i < spinners; i++) {
+                threads.add(Thread.ofVirtual().start(() -> {
+                    spinning.countDown();
+                    lock.lock();
+                    lock.unlock();
+                }));
+            }
+            threads.add(Thread.ofVirtual().start(() -> {
+                try {
+                    spinning.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                lock.unlock();
+                lock.lock();
+                LockSupport.parkNanos(100_000L);
+                lock.unlock();
+            }));
+            for (Thread t : threads) {
+                Threads.join(t);
+            }
+            assertFalse(lock.isLocked());
+        }
+    }
+
+    /** The sleeping a virtual spinner does must not swallow an interrupt that came meanwhile. */
+    @Test
+    void lockKeepsTheInterruptOfAVirtualSpinner() throws Exception {
+        SpinLock lock = new SpinLock(1);
+        lock.lock();
+        var waiter = start(Thread.ofVirtual(), () -> {
+            Thread.currentThread().interrupt();
+            lock.lock();
+            boolean interrupted = Thread.interrupted();
+            lock.unlock();
+            return interrupted;
+        });
+        Threads.until("the waiter spins", () -> waiter.thread().getState() != Thread.State.NEW);
+        lock.unlock();
+        assertTrue(get(waiter.result()));
     }
 
     @Test
