@@ -26,7 +26,10 @@ import org.agrona.concurrent.CachedNanoClock;
  *     {@link #running} and {@link #waiting}, the {@link #capacity} changes and the open/closed {@link #state}.
  *     The counts are volatile so the public getters read them without the lock, but they change only under
  *     it. Two {@link Cond}s hang on the lock: {@link #cond} for submitters waiting for a worker and
- *     {@link #termination} for threads waiting for the pool to terminate.</li>
+ *     {@link #termination} for threads waiting for the pool to terminate. A {@code SpinLock} and not a
+ *     {@code Mutex}: every section is a few dozen instructions that never block, so a thread that misses
+ *     should retry, not pay a park and an unpark; side by side, a {@code Mutex} here was no faster on
+ *     trivial tasks and slower on a burst of a million (docs/benchmark-notes.md).</li>
  * <li><b>Fast lane</b> ({@link SpinningWorkers}, not in ants): a worker that has just finished a task spins
  *     briefly before it reverts, and a submitter hands its payload to that running thread without the lock
  *     and without an unpark. Skipped while submitters wait, after release and above a tuned-down capacity,
