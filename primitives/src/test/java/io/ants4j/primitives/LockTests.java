@@ -4,6 +4,7 @@ import static io.ants4j.primitives.Threads.get;
 import static io.ants4j.primitives.Threads.start;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -106,6 +107,29 @@ final class LockTests {
             Thread.State s = task.thread().getState();
             return task.result().isDone() || s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
         });
+    }
+
+    /**
+     * An interrupted caller gets {@code InterruptedException} from {@code lockInterruptibly} and the
+     * timed {@code tryLock} although {@code lock} is free, without taking it; the status is cleared.
+     */
+    static void interruptedCallerFailsFastEvenWhenFree(Lock lock, BooleanSupplier held) {
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, lock::lockInterruptibly);
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, () -> lock.tryLock(1, TimeUnit.SECONDS));
+        assertFalse(held.getAsBoolean());
+        assertFalse(Thread.interrupted());
+    }
+
+    /** A thread other than the one that locked {@code lock} unlocks it. */
+    static void anyThreadMayUnlock(Lock lock) {
+        lock.lock();
+        get(start(() -> {
+            lock.unlock();
+            return null;
+        }));
+        assertTrue(lock.tryLock());
     }
 
     /**

@@ -117,12 +117,7 @@ class MutexTest {
     @Test
     void interruptedCallerFailsFastEvenWhenFree() {
         Mutex lock = new Mutex();
-        Thread.currentThread().interrupt();
-        assertThrows(InterruptedException.class, lock::lockInterruptibly);
-        Thread.currentThread().interrupt();
-        assertThrows(InterruptedException.class, () -> lock.tryLock(1, TimeUnit.SECONDS));
-        assertFalse(lock.isLocked());
-        assertFalse(Thread.interrupted());
+        LockTests.interruptedCallerFailsFastEvenWhenFree(lock, lock::isLocked);
     }
 
     @Test
@@ -248,12 +243,7 @@ class MutexTest {
     @Test
     void anyThreadMayUnlock() {
         Mutex lock = new Mutex();
-        lock.lock();
-        get(start(() -> {
-            lock.unlock();
-            return null;
-        }));
-        assertTrue(lock.tryLock());
+        LockTests.anyThreadMayUnlock(lock);
     }
 
     @Test

@@ -131,12 +131,7 @@ class SpinLockTest {
     @Test
     void interruptedCallerFailsFastEvenWhenFree() {
         SpinLock lock = new SpinLock();
-        Thread.currentThread().interrupt();
-        assertThrows(InterruptedException.class, lock::lockInterruptibly);
-        Thread.currentThread().interrupt();
-        assertThrows(InterruptedException.class, () -> lock.tryLock(1, TimeUnit.SECONDS));
-        assertFalse(lock.isLocked());
-        assertFalse(Thread.interrupted());
+        LockTests.interruptedCallerFailsFastEvenWhenFree(lock, lock::isLocked);
     }
 
     @Test
@@ -161,12 +156,7 @@ class SpinLockTest {
     @Test
     void anyThreadMayUnlock() {
         SpinLock lock = new SpinLock();
-        lock.lock();
-        get(start(() -> {
-            lock.unlock();
-            return null;
-        }));
-        assertTrue(lock.tryLock());
+        LockTests.anyThreadMayUnlock(lock);
     }
 
     @Test

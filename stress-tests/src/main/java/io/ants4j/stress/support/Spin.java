@@ -55,6 +55,6 @@ public final class Spin {
         return true;
     }
 
-    /** One sleep of {@link #sleepUntil}; the OS's timer slack stretches it to about 60-100 µs. */
+    /** One sleep of {@link #sleepUntil}; the OS's timer slack makes it longer. */
     private static final long SLEEP_NANOS = 20_000L;
 }
