@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntConsumer;
 
 /** Checks and threads shared by the tests of the locks. */
 final class LockTests {
@@ -30,38 +31,49 @@ final class LockTests {
     static int incrementConcurrently(Lock lock, Thread.Builder builder, int threads, int rounds)
             throws InterruptedException {
         int[] counter = new int[1]; // guarded by lock, deliberately plain
+        runTogether(builder, threads, id -> {
+            for (int i = 0; i < rounds; i++) {
+                lock.lock();
+                try {
+                    int v = counter[0];
+                    if ((i & 63) == 0) {
+                        Thread.yield();
+                    }
+                    counter[0] = v + 1;
+                } finally {
+                    lock.unlock();
+                }
+            }
+        });
+        lock.lock(); // for the happens-before edge from the last increment
+        try {
+            return counter[0];
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Starts {@code threads} threads of {@code builder} that each run {@code body} with their index
+     * once all have started, and joins them (bounded).
+     */
+    static void runTogether(Thread.Builder builder, int threads, IntConsumer body) throws InterruptedException {
         CountDownLatch startGate = new CountDownLatch(1);
         List<Thread> started = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
+            int id = t;
             started.add(builder.start(() -> {
                 try {
                     startGate.await();
                 } catch (InterruptedException e) {
                     return;
                 }
-                for (int i = 0; i < rounds; i++) {
-                    lock.lock();
-                    try {
-                        int v = counter[0];
-                        if ((i & 63) == 0) {
-                            Thread.yield();
-                        }
-                        counter[0] = v + 1;
-                    } finally {
-                        lock.unlock();
-                    }
-                }
+                body.accept(id);
             }));
         }
         startGate.countDown();
         for (Thread t : started) {
             Threads.join(t);
-        }
-        lock.lock(); // for the happens-before edge from the last increment
-        try {
-            return counter[0];
-        } finally {
-            lock.unlock();
         }
     }
 

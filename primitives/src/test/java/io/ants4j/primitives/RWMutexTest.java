@@ -9,9 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,48 +32,34 @@ class RWMutexTest {
         AtomicInteger violations = new AtomicInteger();
         int threads = virtual ? 100 : 8;
         int rounds = virtual ? 500 : 10_000;
-        CountDownLatch startGate = new CountDownLatch(1);
-        List<Thread> started = new ArrayList<>();
         Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform();
-        for (int t = 0; t < threads; t++) {
-            int id = t;
-            started.add(builder.start(() -> {
-                try {
-                    startGate.await();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                for (int i = 0; i < rounds; i++) {
-                    if ((i + id) % 10 == 0) {
-                        rw.writeLock().lock();
-                        try {
-                            if (writersIn.incrementAndGet() != 1 || readersIn.get() != 0) {
-                                violations.incrementAndGet();
-                            }
-                            shared++;
-                            writersIn.decrementAndGet();
-                        } finally {
-                            rw.writeLock().unlock();
+        LockTests.runTogether(builder, threads, id -> {
+            for (int i = 0; i < rounds; i++) {
+                if ((i + id) % 10 == 0) {
+                    rw.writeLock().lock();
+                    try {
+                        if (writersIn.incrementAndGet() != 1 || readersIn.get() != 0) {
+                            violations.incrementAndGet();
                         }
-                    } else {
-                        rw.readLock().lock();
-                        try {
-                            readersIn.incrementAndGet();
-                            if (writersIn.get() != 0) {
-                                violations.incrementAndGet();
-                            }
-                            readersIn.decrementAndGet();
-                        } finally {
-                            rw.readLock().unlock();
+                        shared++;
+                        writersIn.decrementAndGet();
+                    } finally {
+                        rw.writeLock().unlock();
+                    }
+                } else {
+                    rw.readLock().lock();
+                    try {
+                        readersIn.incrementAndGet();
+                        if (writersIn.get() != 0) {
+                            violations.incrementAndGet();
                         }
+                        readersIn.decrementAndGet();
+                    } finally {
+                        rw.readLock().unlock();
                     }
                 }
-            }));
-        }
-        startGate.countDown();
-        for (Thread t : started) {
-            Threads.join(t);
-        }
+            }
+        });
         assertEquals(0, violations.get());
         assertEquals(threads * rounds / 10, shared);
         assertEquals(0, rw.readers());
