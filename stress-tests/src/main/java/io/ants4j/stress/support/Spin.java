@@ -13,6 +13,9 @@ public final class Spin {
     /** How long any actor waits for something another actor must do; far above any real delay. */
     public static final long PATIENCE_SECONDS = 10;
 
+    /** One sleep of {@link #sleepUntil}; the OS's timer slack makes it longer. */
+    private static final long SLEEP_NANOS = 20_000L;
+
     private Spin() {
     }
 
@@ -22,17 +25,7 @@ public final class Spin {
      * @return whether the condition held
      */
     public static boolean until(BooleanSupplier condition) {
-        if (condition.getAsBoolean()) {
-            return true;
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                return false;
-            }
-            Thread.yield();
-        }
-        return true;
+        return waitFor(condition, Thread::yield);
     }
 
     /**
@@ -45,16 +38,21 @@ public final class Spin {
      * @return whether the condition held
      */
     public static boolean sleepUntil(BooleanSupplier condition) {
+        return waitFor(condition, () -> LockSupport.parkNanos(SLEEP_NANOS));
+    }
+
+    /** Checks {@code condition}, running {@code pause} between checks, for at most {@link #PATIENCE_SECONDS}. */
+    private static boolean waitFor(BooleanSupplier condition, Runnable pause) {
+        if (condition.getAsBoolean()) {
+            return true;
+        }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
                 return false;
             }
-            LockSupport.parkNanos(SLEEP_NANOS);
+            pause.run();
         }
         return true;
     }
-
-    /** One sleep of {@link #sleepUntil}; the OS's timer slack makes it longer. */
-    private static final long SLEEP_NANOS = 20_000L;
 }
