@@ -208,12 +208,15 @@ public final class SpinLock implements Lock {
     private void spinUninterruptibly() {
         int backoff = 1;
         boolean interrupted = false;
-        while (!tryLock()) {
-            interrupted |= Thread.interrupted();
-            backoff = backOff(backoff);
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        try {
+            while (!tryLock()) {
+                interrupted |= Thread.interrupted();
+                backoff = backOff(backoff);
+            }
+        } finally {
+            if (interrupted) { // also when a park throws (a virtual thread with no memory to unmount)
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
