@@ -53,16 +53,23 @@ public final class Mutex implements Lock {
      * Implementation notes (Go's internal/sync/mutex.go).
      *
      * One int word: LOCKED, WOKEN and STARVING bits and, above them, the number of waiters: threads
-     * that counted themselves in and have not been woken yet. lock() is one CAS 0 -> LOCKED,
-     * unlock() one CAS LOCKED -> 0; everything else is acquire()/unlockSlow(), which follow Go's
-     * lockSlow/unlockSlow. WOKEN means a thread is awake and about to try the lock (a spinner, or
-     * a waiter unlock() has just woken), so unlock() need not wake another; the thread that set
-     * it, or was woken with it, is the only one that clears it ("awoke"). STARVING is set by a
-     * woken waiter that has waited over STARVATION_THRESHOLD_NANOS and found the lock held; while
-     * it is set, newcomers add themselves to the waiters instead of locking, and unlock() hands
-     * the lock to the head of the queue by clearing LOCKED: the woken waiter sets LOCKED and
-     * removes itself from the count in one CAS, and clears STARVING if it is the last waiter or
-     * has not starved. So STARVING implies at least one waiter.
+     * that counted themselves in and have not been woken yet. lock() is one read and one CAS
+     * that sets LOCKED whenever neither LOCKED nor STARVING is set, unlock() one read and one CAS
+     * that clears LOCKED when STARVING is not set (and then wakes a waiter if one is needed);
+     * everything else is acquire()/unlockSlow(), which follow Go's lockSlow/unlockSlow. Go's fast
+     * paths are a CAS from 0 and an atomic add: under contention the word almost always counts
+     * waiters, so a CAS from 0 would send nearly every acquisition and release down the slow path,
+     * with a failed CAS and a second one each (docs/benchmark-notes.md measures the cost), and an
+     * add cannot leave an unlocked word unchanged when unlock() must throw.
+     *
+     * WOKEN means a thread is awake and about to try the lock (a spinner, or a waiter unlock()
+     * has just woken), so unlock() need not wake another; the thread that set it, or was woken
+     * with it, is the only one that clears it ("awoke"). STARVING is set by a woken waiter that
+     * has waited over STARVATION_THRESHOLD_NANOS and found the lock held; while it is set,
+     * newcomers add themselves to the waiters instead of locking, and unlock() hands the lock to
+     * the head of the queue by clearing LOCKED: the woken waiter sets LOCKED and removes itself
+     * from the count in one CAS, and clears STARVING if it is the last waiter or has not starved.
+     * So STARVING implies at least one waiter.
      *
      * The queue is a Sema. Go's runtime semaphore serializes in its own lock, and so does ours,
      * with one addition that makes giving up possible: whatever pays for a wake-up happens in the
@@ -144,7 +151,7 @@ public final class Mutex implements Lock {
     /** Acquires the lock, waiting as long as it takes. Not reentrant. */
     @Override
     public void lock() {
-        if (!STATE.compareAndSet(this, 0, LOCKED)) {
+        if (!tryLock()) {
             acquire(false, false, 0L);
         }
     }
@@ -161,7 +168,7 @@ public final class Mutex implements Lock {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        if (!STATE.compareAndSet(this, 0, LOCKED) && acquire(true, false, 0L) == WaitQueue.INTERRUPTED) {
+        if (!tryLock() && acquire(true, false, 0L) == WaitQueue.INTERRUPTED) {
             throw new InterruptedException();
         }
     }
@@ -216,8 +223,11 @@ public final class Mutex implements Lock {
      */
     @Override
     public void unlock() {
-        if (!STATE.compareAndSet(this, LOCKED, 0)) {
+        int s = state();
+        if ((s & (LOCKED | STARVING)) != LOCKED || !STATE.compareAndSet(this, s, s - LOCKED)) {
             unlockSlow();
+        } else if ((s >>> WAITER_SHIFT) != 0) {
+            wake(s - LOCKED);
         }
     }
 
