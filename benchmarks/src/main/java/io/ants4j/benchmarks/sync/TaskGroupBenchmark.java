@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -36,7 +37,10 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code allOf}: {@code CompletableFuture.supplyAsync} per task on that executor, the same
  *       semaphore, then {@code allOf(...).join()}.</li>
  * </ul>
- * A task burns {@value #WORK} JMH CPU tokens (a few hundred ns) and returns a number. One submitter.
+ * A task burns {@value #WORK} JMH CPU tokens (a few hundred ns) and returns a number. One submitter:
+ * the JMH thread itself ({@code submitter=platform}) or, as in a Go port where the caller is a
+ * goroutine, a virtual thread the JMH thread starts and joins per fan-out ({@code submitter=virtual},
+ * which adds that start and join to every contender alike).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -49,6 +53,10 @@ public class TaskGroupBenchmark {
 
     @Param({"8", "1000"})
     public int tasks;
+
+    /** Who submits: {@code platform} (the JMH thread) or {@code virtual} (a virtual thread per fan-out). */
+    @Param({"platform", "virtual"})
+    public String submitter;
 
     private ExecutorService virtualThreads;
     private final Semaphore permits = new Semaphore(LIMIT);
@@ -81,7 +89,31 @@ public class TaskGroupBenchmark {
     }
 
     @Benchmark
-    public int taskGroup() throws InterruptedException, ExecutionException {
+    public int taskGroup() throws Exception {
+        return submit(this::taskGroupFanOut);
+    }
+
+    @Benchmark
+    public int invokeAll() throws Exception {
+        return submit(this::invokeAllFanOut);
+    }
+
+    @Benchmark
+    public int allOf() throws Exception {
+        return submit(this::allOfFanOut);
+    }
+
+    /** Runs {@code fanOut} in the JMH thread or in a virtual thread of its own, as {@link #submitter} says. */
+    private int submit(Callable<Integer> fanOut) throws Exception {
+        if (submitter.equals("platform")) {
+            return fanOut.call();
+        }
+        FutureTask<Integer> run = new FutureTask<>(fanOut);
+        Thread.startVirtualThread(run);
+        return run.get();
+    }
+
+    private int taskGroupFanOut() throws InterruptedException, ExecutionException {
         try (TaskGroup<Integer> group = TaskGroup.create(LIMIT)) {
             for (int i = 0; i < tasks; i++) {
                 group.go(work);
@@ -90,8 +122,7 @@ public class TaskGroupBenchmark {
         }
     }
 
-    @Benchmark
-    public int invokeAll() throws InterruptedException, ExecutionException {
+    private int invokeAllFanOut() throws InterruptedException, ExecutionException {
         int sum = 0;
         for (Future<Integer> f : virtualThreads.invokeAll(boundedTasks)) {
             sum += f.get();
@@ -99,8 +130,7 @@ public class TaskGroupBenchmark {
         return sum;
     }
 
-    @Benchmark
-    public int allOf() {
+    private int allOfFanOut() {
         @SuppressWarnings("unchecked")
         CompletableFuture<Integer>[] futures = new CompletableFuture[tasks];
         for (int i = 0; i < tasks; i++) {
