@@ -1,7 +1,5 @@
 package io.ants4j.pool;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
-
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,11 +65,14 @@ final class Probe {
                 + SpinningWorkers.inLanes() + "]";
     }
 
-    /** Asserts that the pool's lock is free and its waiting count is zero (no submitter is blocked). */
+    /**
+     * Asserts that the pool's lock becomes free and its waiting count zero (no lock leaked, no submitter
+     * blocked). Once seen free, the lock may be taken again at once by a live worker going back to idle,
+     * so it is not checked a second time.
+     */
     static void assertLockFreeAndNobodyWaits(WorkerPool pool) {
         TestSupport.eventually("lock free and nobody waiting", () -> !lockHeld(pool) && pool.waiting() == 0,
                 () -> describe(pool));
-        assertFalse(lockHeld(pool));
     }
 
     private static Object field(Object target, String name) {
