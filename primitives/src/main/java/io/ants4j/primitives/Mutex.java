@@ -56,11 +56,11 @@ public final class Mutex implements Lock {
      * that counted themselves in and have not been woken yet. lock() is one read and one CAS
      * that sets LOCKED whenever neither LOCKED nor STARVING is set, unlock() one read and one CAS
      * that clears LOCKED when STARVING is not set (and then wakes a waiter if one is needed);
-     * everything else is acquire()/unlockSlow(), which follow Go's lockSlow/unlockSlow. Go's fast
-     * paths are a CAS from 0 and an atomic add: under contention the word almost always counts
-     * waiters, so a CAS from 0 would send nearly every acquisition and release down the slow path,
-     * with a failed CAS and a second one each (docs/benchmark-notes.md measures the cost), and an
-     * add cannot leave an unlocked word unchanged when unlock() must throw.
+     * everything else is acquire() and unlockStarving(), which follow Go's lockSlow/unlockSlow.
+     * Go's fast paths are a CAS from 0 and an atomic add: under contention the word almost always
+     * counts waiters, so a CAS from 0 would send nearly every acquisition and release down the
+     * slow path, with a failed CAS and a second one each (docs/benchmark-notes.md measures the
+     * cost), and an add cannot leave an unlocked word unchanged when unlock() must throw.
      *
      * WOKEN means a thread is awake and about to try the lock (a spinner, or a waiter unlock()
      * has just woken), so unlock() need not wake another; the thread that set it, or was woken
@@ -73,20 +73,19 @@ public final class Mutex implements Lock {
      *
      * The queue is a Sema. Go's runtime semaphore serializes in its own lock, and so does ours,
      * with one addition that makes giving up possible: whatever pays for a wake-up happens in the
-     * Sema's critical section together with the grant. unlockSlow() decrements the count, sets
-     * WOKEN and grants the head (or stores a permit for a thread still on its way to the queue)
-     * in one critical section; a hand-off clears LOCKED and grants in one; a waiter that times out
-     * or is interrupted withdraws its node and decrements the count in one. So a node still
-     * waiting in that critical section has no grant in flight: it leaves, and the count stays
+     * Sema's critical section together with the grant. An unlock that wakes a waiter decrements the
+     * count, sets WOKEN and grants the head (or stores a permit for a thread still on its way to
+     * the queue) in one critical section; a hand-off clears LOCKED and grants in one; a waiter that
+     * times out or is interrupted withdraws its node and decrements the count in one. So a node
+     * still waiting in that critical section has no grant in flight: it leaves, and the count stays
      * equal to the queued nodes plus the threads on their way to the queue, less the stored
      * permits, plus a handed-off waiter, which stays counted until its own CAS (so no leaver can
-     * take the count to zero under it). If its node was granted instead, the wake-up is its own:
-     * a hand-off makes it the owner, so it keeps the lock; a normal wake-up gave it WOKEN, which
-     * it clears (waking the next waiter itself if the lock is free by then, since the unlock that
-     * saw WOKEN woke nobody). A leaver that was the last waiter clears STARVING, so that no
-     * hand-off can go to nobody. unlock() clears LOCKED with a CAS on a word without STARVING,
-     * and takes the Sema's lock first when STARVING is set, so no hand-off is ever in flight
-     * outside it.
+     * take the count to zero under it). If its node was granted instead, the wake-up is its own: a
+     * hand-off makes it the owner, so it keeps the lock; a normal wake-up gave it WOKEN, which it
+     * clears (waking the next waiter itself if the lock is free by then, since the unlock that saw
+     * WOKEN woke nobody). A leaver that was the last waiter clears STARVING, so that no hand-off
+     * can go to nobody. unlock() clears LOCKED with a CAS on a word without STARVING, and takes the
+     * Sema's lock first when STARVING is set, so no hand-off is ever in flight outside it.
      *
      * A node is allocated before the CAS that counts its thread in (and kept if that CAS fails),
      * so an OutOfMemoryError there leaves the word as it was; a thread that held WOKEN clears it
@@ -223,11 +222,19 @@ public final class Mutex implements Lock {
      */
     @Override
     public void unlock() {
-        int s = state();
-        if ((s & (LOCKED | STARVING)) != LOCKED || !STATE.compareAndSet(this, s, s - LOCKED)) {
-            unlockSlow();
-        } else if ((s >>> WAITER_SHIFT) != 0) {
-            wake(s - LOCKED);
+        for (;;) {
+            int s = state();
+            if ((s & LOCKED) == 0) {
+                throw unlockOfUnlocked();
+            }
+            if ((s & STARVING) != 0) {
+                unlockStarving();
+                return;
+            }
+            if (STATE.compareAndSet(this, s, s - LOCKED)) {
+                wake(s - LOCKED);
+                return;
+            }
         }
     }
 
@@ -437,23 +444,6 @@ public final class Mutex implements Lock {
             s = state();
         } while (!STATE.compareAndSet(this, s, s & ~WOKEN));
         wake(s & ~WOKEN);
-    }
-
-    private void unlockSlow() {
-        for (;;) {
-            int s = state();
-            if ((s & LOCKED) == 0) {
-                throw unlockOfUnlocked();
-            }
-            if ((s & STARVING) != 0) {
-                unlockStarving();
-                return;
-            }
-            if (STATE.compareAndSet(this, s, s - LOCKED)) {
-                wake(s - LOCKED);
-                return;
-            }
-        }
     }
 
     /** Unlocks in starvation mode: clears LOCKED and grants the head in one critical section. */
