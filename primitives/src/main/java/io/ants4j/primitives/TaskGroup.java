@@ -1,5 +1,7 @@
 package io.ants4j.primitives;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -75,6 +77,11 @@ public final class TaskGroup<T> implements AutoCloseable {
      * while anyone is blocked, so a slot freed for the head of the queue is never taken by a barger; a
      * woken submitter no longer counts itself, and whoever leaves the wait while a slot is still free
      * (having taken one of several, or leaving on a throwable) signals the next, so no slot is stranded.
+     * A platform-thread submitter that finds the group full and nobody blocked first spin-waits, reading
+     * active and blocked without the lock (a stale value costs only a spin or a trip to the lock): a task
+     * of microseconds frees a slot long before an unparked platform thread runs again (tens of µs), and
+     * without the spin every go at the limit paid that wake-up (docs/benchmark-notes.md). Virtual threads
+     * park and wake cheaply and do not spin, so they never hold a carrier that the tasks need.
      *
      * A round is the list of the tasks let in since the previous await returned, in go order, and a
      * WaitGroup counting those not yet returned. go registers a task in the current round and adds to
@@ -99,6 +106,21 @@ public final class TaskGroup<T> implements AutoCloseable {
      * successful await costs no stack trace), and a failure that cannot be kept is dropped, not thrown.
      */
     private static final int MAX_SUPPRESSED = 16;
+    /** Spin-waits of a platform-thread submitter at the limit before it parks (tens of µs). */
+    private static final int SLOT_SPINS = 1000;
+    private static final VarHandle ACTIVE;
+    private static final VarHandle BLOCKED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            ACTIVE = lookup.findVarHandle(TaskGroup.class, "active", int.class);
+            BLOCKED = lookup.findVarHandle(TaskGroup.class, "blocked", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private static final ThreadFactory VIRTUAL_THREADS = Thread.ofVirtual().name("ants4j-task-", 0).factory();
     private static final Executor THREAD_PER_TASK = task -> VIRTUAL_THREADS.newThread(task).start();
 
@@ -107,6 +129,7 @@ public final class TaskGroup<T> implements AutoCloseable {
     private final SpinLock lock = new SpinLock();
     private final Cond slotFreed = new Cond(lock);
 
+    /** Guarded by {@link #lock}; {@link #spinWhileFull} reads it and {@link #blocked} without. */
     private int active;
     private int blocked;
     private Round<T> round = new Round<>();
@@ -171,6 +194,7 @@ public final class TaskGroup<T> implements AutoCloseable {
      */
     public Future<T> go(Callable<? extends T> task) {
         Member<T> member = new Member<>(this, Objects.requireNonNull(task, "task"));
+        spinWhileFull();
         boolean letIn = false;
         lock.lock();
         try {
@@ -223,6 +247,20 @@ public final class TaskGroup<T> implements AutoCloseable {
             lock.unlock();
         }
         return Optional.of(letIn ? start(member) : member.cancelled());
+    }
+
+    /**
+     * Spin-waits, in a platform thread, while the group is full and nobody waits for a slot: a slot
+     * a short task frees comes sooner than a parked platform thread wakes. Reads without the lock.
+     */
+    private void spinWhileFull() {
+        if (limit == Integer.MAX_VALUE || Thread.currentThread().isVirtual()) {
+            return;
+        }
+        for (int i = 0; i < SLOT_SPINS && (int) ACTIVE.getOpaque(this) >= limit
+                && (int) BLOCKED.getOpaque(this) == 0 && !cancelled; i++) {
+            Thread.onSpinWait();
+        }
     }
 
     /** Counts {@code member} in and adds it to the current round; lock held. Always true. */
