@@ -664,11 +664,16 @@ final class PoolCore implements Core {
         return System.nanoTime() + Math.max(0L, nanos);
     }
 
-    /** Joins {@code t} until the deadline (a {@link System#nanoTime()} value); whether it has ended. */
-    private static boolean join(Thread t, long deadline) throws InterruptedException {
+    /**
+     * Joins {@code t} until the deadline (a {@link System#nanoTime()} value); whether it has ended, as
+     * {@link Thread#isAlive()} says. {@code join(Duration)} is not used: it reports a platform thread as
+     * terminated a moment before {@code isAlive()} turns false, while {@code join(long)} waits on the thread's
+     * monitor, under which the JVM makes both changes.
+     */
+    static boolean join(Thread t, long deadline) throws InterruptedException {
         long rem = deadline - System.nanoTime();
         if (rem > 0L) {
-            t.join(Duration.ofNanos(rem));
+            t.join(TimeUnit.NANOSECONDS.toMillis(rem) + 1L);
         }
         return !t.isAlive();
     }

@@ -575,8 +575,7 @@ class PoolTest {
         });
         eventually("submitter waits", () -> pool.waiting() == 1);
         submitter.interrupt();
-        submitter.join(TestSupport.WAIT);
-        assertFalse(submitter.isAlive());
+        assertTrue(submitter.join(TestSupport.WAIT));
         assertInstanceOf(RejectedExecutionException.class, thrown.get());
         assertInstanceOf(InterruptedException.class, thrown.get().getCause());
         assertEquals(Boolean.TRUE, flag.get(), "interrupt flag set again");

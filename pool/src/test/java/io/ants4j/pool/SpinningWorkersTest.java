@@ -67,8 +67,7 @@ class SpinningWorkersTest {
             }
         }
         submitterDone.countDown();
-        worker.join(TestSupport.WAIT);
-        assertFalse(worker.isAlive(), "the worker never left the lane");
+        assertTrue(worker.join(TestSupport.WAIT), "the worker never left the lane");
         int arrived = 0;
         for (int i = 0; i < n; i++) {
             int r = received.get(i);
@@ -181,8 +180,7 @@ class SpinningWorkersTest {
             while (t.isAlive() && !(handed = lane.tryHand(payload))) {
                 Thread.onSpinWait();
             }
-            t.join(TestSupport.WAIT);
-            assertFalse(t.isAlive(), "the worker never returned from spin");
+            assertTrue(t.join(TestSupport.WAIT), "the worker never returned from spin");
             if (handed) {
                 assertSame(payload, got.get());
                 return;

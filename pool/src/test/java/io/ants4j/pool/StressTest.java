@@ -70,8 +70,7 @@ class StressTest {
             }
         });
         for (Thread t : threads) {
-            t.join(TestSupport.WAIT.multipliedBy(6));
-            assertTrue(!t.isAlive(), t.getName() + " still submitting");
+            assertTrue(t.join(TestSupport.WAIT.multipliedBy(6)), t.getName() + " still submitting");
         }
         pool.releaseTimeout(Duration.ofSeconds(10));
         int ran = 0;

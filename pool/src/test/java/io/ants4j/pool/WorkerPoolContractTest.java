@@ -116,8 +116,7 @@ class WorkerPoolContractTest {
         Thread submitter = Thread.ofPlatform().start(() -> t.submit().accept(() -> { }));
         eventually("a submitter waits", () -> pool.waiting() == 1, pool::toString);
         go.countDown();
-        submitter.join(WAIT);
-        assertFalse(submitter.isAlive());
+        assertTrue(submitter.join(WAIT));
         eventually("both workers idle", () -> pool.idle() == 2 && pool.waiting() == 0, pool::toString);
         assertEquals(2, pool.running(), "idle workers stay alive without a purger");
         pool.tune(3);
@@ -275,8 +274,7 @@ class WorkerPoolContractTest {
             pool.close();
             statusKept.set(Thread.currentThread().isInterrupted());
         });
-        closer.join(WAIT);
-        assertFalse(closer.isAlive(), "close did not stop the task");
+        assertTrue(closer.join(WAIT), "close did not stop the task");
         assertTrue(statusKept.get(), "close must return with the interrupt status set");
         assertEquals(Boolean.TRUE, taskInterrupted.get(), "close interrupted: the task is interrupted");
         assertTrue(pool.isTerminated());
