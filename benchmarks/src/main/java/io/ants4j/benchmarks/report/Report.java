@@ -27,7 +27,7 @@ import java.util.TreeSet;
  * </pre>
  * Writes {@code benchmarks.md} and {@code bench-*.svg} into {@code --out}. Knows the benchmark
  * classes of this module: which implementation is ours, which is the JDK peer each ratio is taken
- * against, and the targets of issue 5.
+ * against, and the targets of issues 5, 16 and 17.
  */
 public final class Report {
 
@@ -688,6 +688,17 @@ public final class Report {
         }
     }
 
+    /** A "no slower than the better of two peers" target row for a time (lower is better); none if any did not run. */
+    private static void betterPeerTarget(StringBuilder md, String what, String unit, Row ours, Row peerA, Row peerB) {
+        if (ours == null || peerA == null || peerB == null) {
+            return;
+        }
+        Row best = peerA.primary().score() <= peerB.primary().score() ? peerA : peerB;
+        Ratio r = ratio(ours, best);
+        target(md, what, "≤ the better peer (≥ 1×)", fmt(ours.primary().score()) + " " + unit + " vs "
+                + shortName(best.impl()) + " " + fmt(best.primary().score()) + " " + unit + ": " + r.text(), r.median() >= 1);
+    }
+
     /** A "times faster than the peer" target row, with fairness where the benchmark measures it; none if either did not run. */
     private static void ratioTarget(StringBuilder md, List<Row> rows, String cls, String ours, String peer, int threads,
             Map<String, String> params, String what, double need) {
@@ -703,7 +714,7 @@ public final class Report {
     }
 
     private static void targets(StringBuilder md, List<Row> rows, Map<String, Object> million) {
-        md.append("## Targets (issue 5)\n\n");
+        md.append("## Targets (issues 5, 16 and 17)\n\n");
         md.append("Ratios are \"times faster than the peer\", the median over forks of each side's per-fork mean, "
                 + "and in brackets the extreme pairings of forks (slowest of ours vs fastest peer fork and vice versa).\n\n");
         md.append("| what | target | measured | |\n|---|---|---|---|\n");
@@ -742,15 +753,17 @@ public final class Report {
         }
         mutexTargets(md, rows);
         for (String s : List.of("inline", "handed")) {
-            Row ours = find(rows, "ForkJoinBenchmark", s + "_waitGroup", 1, Map.of());
-            Row cdl = find(rows, "ForkJoinBenchmark", s + "_countDownLatch", 1, Map.of());
-            Row ph = find(rows, "ForkJoinBenchmark", s + "_phaser", 1, Map.of());
-            if (ours != null && cdl != null && ph != null) {
-                Row best = cdl.primary().score() <= ph.primary().score() ? cdl : ph;
-                Ratio r = ratio(ours, best);
-                target(md, "WaitGroup fork-join of 8, " + s, "≤ the better peer (≥ 1×)",
-                        fmt(ours.primary().score()) + " ns vs " + shortName(best.impl()) + " "
-                                + fmt(best.primary().score()) + " ns: " + r.text(), r.median() >= 1);
+            betterPeerTarget(md, "WaitGroup fork-join of 8, " + s, "ns", find(rows, "ForkJoinBenchmark", s + "_waitGroup", 1, Map.of()),
+                    find(rows, "ForkJoinBenchmark", s + "_countDownLatch", 1, Map.of()),
+                    find(rows, "ForkJoinBenchmark", s + "_phaser", 1, Map.of()));
+        }
+        // Issue 17: a TaskGroup fan-out no slower than the better of invokeAll and allOf (each bounded by a Semaphore).
+        for (String tasks : List.of("8", "1000")) {
+            for (String submitter : List.of("platform", "virtual")) {
+                Map<String, String> p = Map.of("tasks", tasks, "submitter", submitter);
+                betterPeerTarget(md, "TaskGroup fan-out of " + tasks + ", limit 8, " + submitter + " submitter", "µs",
+                        find(rows, "TaskGroupBenchmark", "taskGroup", 1, p), find(rows, "TaskGroupBenchmark", "invokeAll", 1, p),
+                        find(rows, "TaskGroupBenchmark", "allOf", 1, p));
             }
         }
         // {ours, peer, note}. The last row is a control, not a target of its own: the same holder called through
