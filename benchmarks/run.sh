@@ -4,7 +4,7 @@
 #
 #   benchmarks/run.sh              headline: locks at 1/2/4/8 threads, the trivial-task pool cases,
 #                                  1M x 10 ms tasks once per case; short settings, about 4 minutes
-#   benchmarks/run.sh --full       every benchmark, 3 forks, 1M tasks 3 runs per case: about an hour
+#   benchmarks/run.sh --full       every benchmark, 3 forks, 1M tasks 3 runs per case: about 85 minutes here
 #   benchmarks/run.sh --smoke      everything with the shortest settings: proves it runs, about 3 minutes (numbers mean nothing)
 #
 # Other options: --only locks,vlocks,rwlocks,waitgroup,forkjoin,once,cond,semaphore,taskgroup,pool,parallel,million (parts of the plan),
