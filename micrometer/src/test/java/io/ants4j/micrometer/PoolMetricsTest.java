@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.ants4j.pool.LoadBalancing;
+import io.ants4j.pool.MultiPool;
 import io.ants4j.pool.MultiPoolWithFunc;
 import io.ants4j.pool.Pool;
 import io.ants4j.pool.PoolClosedException;
@@ -105,6 +106,20 @@ class PoolMetricsTest {
         eventually(() -> registry.get("executor.completed").tag("name", multi.name()).functionCounter().count() == 3);
         multi.close();
         unlimited.close();
+    }
+
+    @Test
+    void poolMaxSaturatesAtIntegerMaxValue() {
+        MeterRegistry registry = new SimpleMeterRegistry();
+        MultiPool huge = MultiPool.newMultiPool(2, Integer.MAX_VALUE, LoadBalancing.ROUND_ROBIN);
+        MultiPoolWithFunc<Object> tuned = MultiPoolWithFunc.newMultiPool(4, 1, x -> { }, LoadBalancing.LEAST_TASKS);
+        tuned.tune(Integer.MAX_VALUE);
+        new PoolMetrics(huge, List.of()).bindTo(registry);
+        new PoolMetrics(tuned, List.of()).bindTo(registry);
+        assertEquals(Integer.MAX_VALUE, registry.get("executor.pool.max").tag("name", huge.name()).gauge().value());
+        assertEquals(Integer.MAX_VALUE, registry.get("executor.pool.max").tag("name", tuned.name()).gauge().value());
+        huge.release();
+        tuned.release();
     }
 
     @Test

@@ -15,8 +15,9 @@ import java.util.concurrent.TimeoutException;
  * }</pre>
  *
  * <p>Implementation notes. Every sub-pool is the same machinery as {@link Pool} with the same options and a
- * capacity of {@code sizePerPool}; the counts ({@link #running()}, {@link #free()}, {@link #waiting()},
- * {@link #cap()}) are sums over the sub-pools, with per-index variants. {@link LoadBalancing#ROUND_ROBIN} retries
+ * capacity of {@code sizePerPool} ({@code <= 0}: unlimited, as in ants); the counts ({@link #running()},
+ * {@link #free()}, {@link #waiting()}, {@link #cap()}) are sums over the sub-pools ({@code cap()} and
+ * {@code free()} saturate at {@link Integer#MAX_VALUE}), with per-index variants. {@link LoadBalancing#ROUND_ROBIN} retries
  * an overloaded choice once on the least-running sub-pool. {@link #tune} sets each sub-pool's capacity.
  * {@link #release()} closes all sub-pools; {@link #releaseTimeout} closes them at once and waits for all of them
  * against one deadline, reporting every sub-pool that timed out in one {@link TimeoutException}.
@@ -42,10 +43,10 @@ public final class MultiPool extends AbstractPoolExecutor {
      * Makes a multi-pool with the {@linkplain PoolOptions#defaults() default options}.
      *
      * @param pools       the number of sub-pools, positive
-     * @param sizePerPool the capacity of each sub-pool, positive
+     * @param sizePerPool the capacity of each sub-pool; {@code <= 0} means unlimited
      * @param lb          how to pick the sub-pool for a task
      * @return a new open multi-pool
-     * @throws IllegalArgumentException if {@code pools} or {@code sizePerPool} is not positive
+     * @throws IllegalArgumentException if {@code pools} is not positive
      * @throws NullPointerException     if {@code lb} is null
      */
     public static MultiPool newMultiPool(int pools, int sizePerPool, LoadBalancing lb) {
@@ -56,11 +57,12 @@ public final class MultiPool extends AbstractPoolExecutor {
      * Makes a multi-pool whose sub-pools all use {@code options}.
      *
      * @param pools       the number of sub-pools, positive
-     * @param sizePerPool the capacity of each sub-pool, positive
+     * @param sizePerPool the capacity of each sub-pool; {@code <= 0} means unlimited
      * @param lb          how to pick the sub-pool for a task
      * @param options     the options of every sub-pool
      * @return a new open multi-pool
-     * @throws IllegalArgumentException if {@code pools} or {@code sizePerPool} is not positive
+     * @throws IllegalArgumentException if {@code pools} is not positive, or {@code options.preAlloc()} is set and
+     *                                  the sub-pools are unlimited
      * @throws NullPointerException     if {@code lb} or {@code options} is null
      */
     public static MultiPool newMultiPool(int pools, int sizePerPool, LoadBalancing lb, PoolOptions options) {

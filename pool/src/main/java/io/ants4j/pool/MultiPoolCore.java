@@ -20,7 +20,9 @@ import java.util.function.Consumer;
  * {@link LoadBalancing#LEAST_TASKS} scans the {@code running()} counts (a racy but harmless snapshot).
  * Submissions and rejections are counted once per submission by the multi-pool (the sub-pools' dispatch counts
  * none); completed, failed and blocked submissions are summed from the sub-pools. Sub-pool {@code i} is named
- * {@code <name>-<i>}.
+ * {@code <name>-<i>}. The sub-pools are all bounded or all unlimited ({@code sizePerPool <= 0}, as ants allows):
+ * they share one size, and {@code tune} leaves unlimited ones alone. {@link #cap} and {@link #free} are then -1,
+ * else sums taken in a {@code long} and saturated at {@code Integer.MAX_VALUE}.
  *
  * <p>Life cycle. The multi-pool's own open/closed {@link #state} is read without a lock by the submit path;
  * the transitions ({@link #release}, {@link #shutdownNow}, {@link #reboot}, {@link #tune}) walk every sub-pool
@@ -57,9 +59,6 @@ final class MultiPoolCore implements Core {
                   Consumer<Object> runner) {
         if (n <= 0) {
             throw new IllegalArgumentException("pools must be positive: " + n);
-        }
-        if (sizePerPool <= 0) {
-            throw new IllegalArgumentException("sizePerPool must be positive: " + sizePerPool);
         }
         this.name = name;
         this.lb = Objects.requireNonNull(lb, "lb");
@@ -138,14 +137,18 @@ final class MultiPoolCore implements Core {
         return pool(i).running();
     }
 
-    /** The sum of the parts' free slots; never -1, the parts being bounded (sizePerPool and tune are positive). */
+    /** The sum of the parts' free slots, saturated at {@code Integer.MAX_VALUE}; -1 if the parts are unlimited. */
     @Override
     public int free() {
-        int n = 0;
+        long n = 0L;
         for (PoolCore p : pools) {
-            n += p.free();
+            int f = p.free();
+            if (f < 0) {
+                return -1;
+            }
+            n += f;
         }
-        return n;
+        return saturated(n);
     }
 
     int free(int i) {
@@ -165,9 +168,10 @@ final class MultiPoolCore implements Core {
         return pool(i).waiting();
     }
 
+    /** The sum of the parts' capacities, saturated at {@code Integer.MAX_VALUE}; -1 if the parts are unlimited. */
     @Override
     public int cap() {
-        int n = 0;
+        long n = 0L;
         for (PoolCore p : pools) {
             int c = p.cap();
             if (c < 0) {
@@ -175,7 +179,12 @@ final class MultiPoolCore implements Core {
             }
             n += c;
         }
-        return n;
+        return saturated(n);
+    }
+
+    /** A sum of at most {@code pools.length} non-negative {@code int}s (it fits a {@code long}), as an {@code int}. */
+    private static int saturated(long sum) {
+        return (int) Math.min(sum, Integer.MAX_VALUE);
     }
 
     /** The idle workers of every sub-pool, and the one spinning in the shared lane. */

@@ -32,12 +32,12 @@ public final class MultiPoolWithFunc<T> extends AbstractFuncPool<T> {
      * Makes a multi-pool running {@code fn} with the {@linkplain PoolOptions#defaults() default options}.
      *
      * @param pools       the number of sub-pools, positive
-     * @param sizePerPool the capacity of each sub-pool, positive
+     * @param sizePerPool the capacity of each sub-pool; {@code <= 0} means unlimited
      * @param fn          the function every worker runs
      * @param lb          how to pick the sub-pool for an argument
      * @param <T>         the argument type
      * @return a new open multi-pool
-     * @throws IllegalArgumentException if {@code pools} or {@code sizePerPool} is not positive
+     * @throws IllegalArgumentException if {@code pools} is not positive
      * @throws NullPointerException     if {@code fn} or {@code lb} is null
      */
     public static <T> MultiPoolWithFunc<T> newMultiPool(int pools, int sizePerPool, Consumer<? super T> fn,
@@ -49,13 +49,14 @@ public final class MultiPoolWithFunc<T> extends AbstractFuncPool<T> {
      * Makes a multi-pool running {@code fn} whose sub-pools all use {@code options}.
      *
      * @param pools       the number of sub-pools, positive
-     * @param sizePerPool the capacity of each sub-pool, positive
+     * @param sizePerPool the capacity of each sub-pool; {@code <= 0} means unlimited
      * @param fn          the function every worker runs
      * @param lb          how to pick the sub-pool for an argument
      * @param options     the options of every sub-pool
      * @param <T>         the argument type
      * @return a new open multi-pool
-     * @throws IllegalArgumentException if {@code pools} or {@code sizePerPool} is not positive
+     * @throws IllegalArgumentException if {@code pools} is not positive, or {@code options.preAlloc()} is set and
+     *                                  the sub-pools are unlimited
      * @throws NullPointerException     if {@code fn}, {@code lb} or {@code options} is null
      */
     public static <T> MultiPoolWithFunc<T> newMultiPool(int pools, int sizePerPool, Consumer<? super T> fn,

@@ -39,7 +39,8 @@ public interface WorkerPool extends AutoCloseable {
     /**
      * Returns how many more workers the pool may start: {@code cap() - running()}, or {@code 0} while more
      * workers run than a {@linkplain #tune tuned-down} capacity allows, or {@code -1} if the pool is unlimited.
-     * A bounded pool never returns a negative number.
+     * A bounded pool never returns a negative number; a multi-pool returns the sum over its sub-pools, or
+     * {@link Integer#MAX_VALUE} if the sum is larger.
      *
      * @return the number of free worker slots, or {@code -1}
      */
@@ -53,7 +54,8 @@ public interface WorkerPool extends AutoCloseable {
     int waiting();
 
     /**
-     * Returns the capacity: the most workers alive at once, or {@code -1} if the pool is unlimited.
+     * Returns the capacity: the most workers alive at once, or {@code -1} if the pool is unlimited. A multi-pool
+     * returns the sum of its sub-pools' capacities, or {@link Integer#MAX_VALUE} if the sum is larger.
      *
      * @return the capacity, or {@code -1}
      */

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
 /** Ports of ants' {@code TestMultiPool} and {@code TestMultiPoolWithFunc}. */
@@ -193,17 +194,58 @@ class MultiPoolTest {
     }
 
     @Test
+    void capAndFreeSaturateAtIntegerMaxValue() {
+        MultiPool huge = MultiPool.newMultiPool(2, Integer.MAX_VALUE, LoadBalancing.ROUND_ROBIN);
+        assertEquals(Integer.MAX_VALUE, huge.cap(), "2 sub-pools of Integer.MAX_VALUE");
+        assertEquals(Integer.MAX_VALUE, huge.free());
+        assertEquals(Integer.MAX_VALUE, huge.free(1), "one sub-pool's count is exact");
+        MultiPoolWithFunc<Object> tuned = MultiPoolWithFunc.newMultiPool(4, 1, x -> { }, LoadBalancing.LEAST_TASKS);
+        tuned.tune(Integer.MAX_VALUE);
+        assertEquals(Integer.MAX_VALUE, tuned.cap(), "4 sub-pools tuned to Integer.MAX_VALUE");
+        assertEquals(Integer.MAX_VALUE, tuned.free());
+        huge.release();
+        tuned.release();
+    }
+
+    /** ants' {@code NewMultiPool(n, sizePerPool <= 0, ...)}: every sub-pool unlimited, as {@code NewPool(size <= 0)}. */
+    @ParameterizedTest
+    @ValueSource(ints = {0, -1, Integer.MIN_VALUE})
+    void unlimitedSubPools(int sizePerPool) throws Exception {
+        MultiPool mp = MultiPool.newMultiPool(2, sizePerPool, LoadBalancing.ROUND_ROBIN);
+        MultiPoolWithFunc<Runnable> fn = MultiPoolWithFunc.newMultiPool(2, sizePerPool, Runnable::run,
+                LoadBalancing.LEAST_TASKS);
+        for (WorkerPool p : new WorkerPool[] {mp, fn}) {
+            assertEquals(-1, p.cap(), p::toString);
+            assertEquals(-1, p.free(), p::toString);
+            p.tune(3);
+            assertEquals(-1, p.cap(), "tune is ignored for unlimited pools");
+        }
+        assertEquals(-1, mp.free(0));
+        assertEquals(-1, fn.free(1));
+        final int tasks = 64; // far more than any bound: all of them run at once
+        CountDownLatch go = TestSupport.occupy(mp::execute, tasks);
+        CountDownLatch go2 = TestSupport.occupy(fn::invoke, tasks);
+        assertEquals(tasks, mp.running());
+        assertEquals(tasks, fn.running());
+        assertEquals(-1, mp.free(), "still unlimited with tasks running");
+        go.countDown();
+        go2.countDown();
+        mp.releaseTimeout(Duration.ofSeconds(5));
+        fn.releaseTimeout(Duration.ofSeconds(5));
+        assertTrue(mp.toString().contains("cap=unlimited"), mp.toString());
+    }
+
+    @Test
     void badInput() {
         IllegalArgumentException a = assertThrows(IllegalArgumentException.class,
                 () -> MultiPool.newMultiPool(0, 5, LoadBalancing.ROUND_ROBIN));
         assertTrue(a.getMessage().contains("pools"), a.getMessage());
-        IllegalArgumentException b = assertThrows(IllegalArgumentException.class,
-                () -> MultiPool.newMultiPool(2, 0, LoadBalancing.ROUND_ROBIN));
-        assertTrue(b.getMessage().contains("sizePerPool"), b.getMessage());
         assertThrows(IllegalArgumentException.class,
                 () -> MultiPoolWithFunc.newMultiPool(-1, 5, x -> { }, LoadBalancing.LEAST_TASKS));
-        assertThrows(IllegalArgumentException.class,
-                () -> MultiPoolWithFunc.newMultiPool(1, -5, x -> { }, LoadBalancing.LEAST_TASKS));
+        IllegalArgumentException b = assertThrows(IllegalArgumentException.class,
+                () -> MultiPool.newMultiPool(2, 0, LoadBalancing.ROUND_ROBIN,
+                        PoolOptions.builder().preAlloc(true).build()));
+        assertTrue(b.getMessage().contains("preAlloc"), b.getMessage());
         assertThrows(NullPointerException.class, () -> MultiPool.newMultiPool(1, 1, null));
         assertThrows(NullPointerException.class,
                 () -> MultiPoolWithFunc.newMultiPool(1, 1, null, LoadBalancing.ROUND_ROBIN));
