@@ -15,8 +15,12 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link #trySubmitPayload}, so submissions and rejections are counted in this one place, once per submission
  * also for a multi-pool, whose core retries on a second sub-pool before giving up. A hand-off costs one
  * {@link LongAdder} increment here; a rejection is counted and reported to JFR ({@link PoolEvents}) on its
- * slow path. Counting never throws: a counter that cannot allocate its cell loses one count, never the task
- * that was handed over nor the exception of the one that was not. The life-cycle methods report to JFR only
+ * slow path. A submission counts as rejected whenever {@code dispatch} throws, an {@link Error} included (a thread
+ * factory or {@code Thread.start()} that cannot make a thread, or a submitter out of memory or stack), with
+ * reason {@code error} unless a {@link RejectedExecutionException} says more; the one {@code Error} that can
+ * come after the payload reached a worker, a stack overflow waking it, counts as a rejection too, since the
+ * submitter saw the call fail. Counting never throws: a counter that cannot allocate its cell loses one count,
+ * never the task that was handed over nor the exception of the one that was not. The life-cycle methods report to JFR only
  * when they changed something ({@link Core#release} tells whether it closed the pool), and a released pool
  * leaves the periodic statistics until it is rebooted.
  */
@@ -56,6 +60,9 @@ abstract class AbstractWorkerPool implements WorkerPool {
                     : e instanceof PoolOverloadException ? PoolEvents.OVERLOAD
                     : e.getCause() instanceof InterruptedException ? PoolEvents.INTERRUPTED
                     : PoolEvents.ERROR);
+            throw e;
+        } catch (Error e) { // from the thread factory or Thread.start ("unable to create native thread")
+            rejected(PoolEvents.ERROR);
             throw e;
         }
         if (ok) {

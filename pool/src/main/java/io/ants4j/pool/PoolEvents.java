@@ -24,7 +24,7 @@ import jdk.jfr.Timespan;
  *     threshold 20 ms).</li>
  * <li>{@code ants4j.SubmitRejected}: a submission was refused; {@code reason} is {@code closed},
  *     {@code overload}, {@code timeout}, {@code interrupted}, or {@code error} (no worker thread could be
- *     started).</li>
+ *     made or started, also when the thread factory or {@code Thread.start()} threw an {@code Error}).</li>
  * <li>{@code ants4j.TaskFailed}: a task threw; the throwable's class and message.</li>
  * <li>{@code ants4j.PoolTuned}: the requested size and the capacity before and after.</li>
  * <li>{@code ants4j.PoolReleased}: the pool was closed; whether running tasks were interrupted, and how many

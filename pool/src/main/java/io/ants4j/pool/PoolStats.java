@@ -10,7 +10,8 @@ import java.time.Duration;
  * @param completed      tasks that returned normally
  * @param failed         tasks that threw (handed to the panic handler or logged)
  * @param rejected       submissions refused: closed pool, overload, interrupted or timed-out waits, a worker
- *                       thread that could not be started
+ *                       thread that could not be made or started (the submitter got the factory's or
+ *                       {@code Thread.start()}'s exception, an {@code Error} included)
  * @param blockedSubmits submissions that had to wait for a worker (parked until one came back, the pool
  *                       closed, the wait timed out or was interrupted), whatever came of the wait
  * @param blockedTime    the total time those submissions waited: with {@code blockedSubmits}, the figure to

@@ -125,6 +125,8 @@ class FailurePathTest {
             }
         }
         assertEquals(4, rejected, "the four faulty factory calls reject their submissions");
+        assertEquals(4, t.pool().stats().rejected(), "each counted, the Errors (OutOfMemoryError, "
+                + "StackOverflowError) as well as the RejectedExecutionExceptions");
         assertTrue(t.pool().running() <= cap - rejected, Probe.describe(t.pool()));
         gate.countDown();
         eventually("every accepted task ran once", () -> {

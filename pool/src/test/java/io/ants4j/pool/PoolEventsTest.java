@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
 import jdk.jfr.EventType;
 import jdk.jfr.FlightRecorder;
@@ -168,6 +169,52 @@ class PoolEventsTest {
         List<RecordedEvent> found = of(events, type, pool);
         assertEquals(1, found.size(), type + " of " + pool + ": " + found);
         return found.get(0);
+    }
+
+    /**
+     * A submission refused by an {@code Error} (the JDK's "unable to create native thread") from the thread
+     * factory, or from {@code Thread.start()}, is counted and recorded with reason {@code error}.
+     */
+    @Test
+    void recordsARejectionByAnErrorFromTheThreadFactoryOrThreadStart() throws Exception {
+        List<RecordedEvent> events;
+        try (Recording recording = new Recording()) {
+            recording.enable("ants4j.SubmitRejected");
+            recording.start();
+            ThreadFactory throwing = r -> {
+                throw new OutOfMemoryError("unable to create native thread: possibly out of memory");
+            };
+            ThreadFactory unstartable = r -> new Thread(r) {
+                @Override
+                public void start() {
+                    throw new OutOfMemoryError("unable to create native thread: possibly out of memory");
+                }
+            };
+            for (ThreadFactory f : List.of(throwing, unstartable)) {
+                Pool pool = Pool.newPool(1, PoolOptions.builder().name("jfr-error").threadFactory(f)
+                        .disablePurge(true).build());
+                assertThrows(OutOfMemoryError.class, () -> pool.execute(() -> { }));
+                assertEquals(1, pool.stats().rejected(), "the refused submission is counted");
+                assertEquals(0, pool.running(), "its worker slot is given back");
+                pool.release();
+            }
+            MultiPoolWithFunc<Object> multi = MultiPoolWithFunc.newMultiPool(2, 1, x -> { },
+                    LoadBalancing.ROUND_ROBIN, PoolOptions.builder().name("jfr-error").threadFactory(throwing)
+                            .disablePurge(true).build());
+            assertThrows(OutOfMemoryError.class, () -> multi.invoke("x"));
+            assertThrows(OutOfMemoryError.class, () -> multi.tryInvoke("y", Duration.ZERO));
+            assertEquals(2, multi.stats().rejected(), "counted once per submission, the timed one too");
+            multi.release();
+            recording.stop();
+            Path file = dir.resolve("error.jfr");
+            recording.dump(file);
+            events = RecordingFile.readAllEvents(file);
+        }
+        List<String> reasons = new ArrayList<>();
+        for (RecordedEvent e : of(events, "ants4j.SubmitRejected", "jfr-error")) {
+            reasons.add(e.getString("reason"));
+        }
+        assertEquals(List.of("error", "error", "error", "error"), reasons);
     }
 
     @Test
