@@ -75,6 +75,13 @@ final class LoopQueue implements WorkerQueue {
         }
     }
 
+    @Override
+    public void raiseStamps(long stale, long raised) {
+        for (int i = count - 1; i >= 0 && items[slot(i)].lastUsed == stale; i--) {
+            items[slot(i)].lastUsed = raised;
+        }
+    }
+
     /** The physical slot of logical position {@code i} (0 = head). */
     private int slot(int i) {
         int s = head + i;

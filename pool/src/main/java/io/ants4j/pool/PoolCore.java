@@ -14,6 +14,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 
 /**
  * The machinery shared by {@link Pool} and {@link PoolWithFunc} (ants' {@code poolCommon}), parameterized by
@@ -56,8 +58,12 @@ import org.agrona.concurrent.CachedNanoClock;
  * <li><b>Purger</b> (every {@code expiryDuration}): cuts the expired prefix off the queue under the lock
  *     (binary search on the stamps) and gives back those workers' counts there, then stops them after
  *     unlocking. <b>Ticker</b>: refreshes the {@link CachedNanoClock} every
- *     {@code min(500 ms, expiry / 10)}, so a stamp lags real time by at most a tenth of the expiry; it does
- *     so under the lock and never backwards, so stamps taken under the lock never decrease. Only the
+ *     {@code tick = min(500 ms, expiry / 10)} (at least 1 ms); it does so under the lock and never backwards,
+ *     so stamps taken under the lock never decrease. A stamp lags its worker's idle time by at most a tick, also
+ *     when ticker and purger could not run for a while (every carrier held by CPU-bound tasks): a refresh that
+ *     finds the clock older than a tick raises the stamps taken from it to a tick before now, and the purger
+ *     refreshes the clock before it reads the stamps. So no worker is retired before it has been idle for
+ *     {@code expiry - tick}. Only the
  *     purger reads the stamps, so without a purger ({@code disablePurge}) there is no ticker either. Both
  *     are of the workers' kind of thread: virtual with the default factory; with a user's factory, the kind
  *     of the first worker thread it makes, so they start with that worker ({@link #threadKind}).</li>
@@ -110,6 +116,8 @@ final class PoolCore implements Core {
     private final Cond termination = new Cond(lock);
     private final WorkerQueue workers;
     private final CachedNanoClock clock = new CachedNanoClock();
+    /** Where the ticker and purger read the time: {@link System#nanoTime()}, or a test's hand-driven clock. */
+    private final NanoClock realTime;
     /** The pool's fast lane; the sub-pools of a multi-pool share one. */
     private final SpinningWorkers lane;
 
@@ -150,7 +158,14 @@ final class PoolCore implements Core {
      * ticker {@code <name>-purger} and {@code <name>-ticker}.
      */
     PoolCore(String name, int size, PoolOptions options, Consumer<Object> runner, SpinningWorkers lane) {
+        this(name, size, options, runner, lane, SystemNanoClock.INSTANCE);
+    }
+
+    /** A pool whose ticker and purger read the time from {@code realTime}: a test drives it to stall them. */
+    PoolCore(String name, int size, PoolOptions options, Consumer<Object> runner, SpinningWorkers lane,
+             NanoClock realTime) {
         this.name = name;
+        this.realTime = realTime;
         this.lane = lane;
         this.options = java.util.Objects.requireNonNull(options, "options");
         this.runner = runner;
@@ -175,7 +190,7 @@ final class PoolCore implements Core {
         } else {
             workers = new WorkerStack();
         }
-        clock.update(System.nanoTime());
+        clock.update(realTime.nanoTime());
         lock.lock();
         try {
             startBackground();
@@ -680,14 +695,22 @@ final class PoolCore implements Core {
 
     // ------------------------------------------------------------------------------------------ background
 
-    private void purgeStaleWorkers(List<Worker> stale) {
+    /**
+     * One run of the purger: retires the workers idle for at least the expiry by their stamps. The clock is
+     * advanced first, as a tick would, so that a purger that runs before a late ticker judges no stamp taken
+     * from a stale clock.
+     *
+     * @param stale the list for the workers cut off the queue, cleared before and after
+     */
+    void purgeStaleWorkers(List<Worker> stale) {
         if (state == CLOSED) {
             return;
         }
         stale.clear();
         lock.lock();
         try {
-            workers.refresh(System.nanoTime() - expiryNanos, stale);
+            advanceClockLocked();
+            workers.refresh(clock.nanoTime() - expiryNanos, stale);
         } finally {
             // every worker taken off the queue gives back its count here, even if refresh ran out of memory
             for (int i = 0, k = stale.size(); i < k; i++) {
@@ -701,7 +724,8 @@ final class PoolCore implements Core {
         stale.clear();
     }
 
-    private void tick() {
+    /** One run of the ticker. */
+    void tick() {
         lock.lock();
         try {
             advanceClockLocked();
@@ -714,11 +738,24 @@ final class PoolCore implements Core {
      * Moves the cached clock to now, never backwards; lock held. Workers are stamped from it under the same
      * lock, so the stamps never decrease along the idle queue (what the purger's binary search relies on),
      * even when a ticker told to stop by a release is still in its last run after the reboot that follows.
+     *
+     * <p>If the clock was last moved more than a tick ago (the ticker could not run: every carrier busy, a
+     * long pause), a worker stamped with its value may have gone idle at any time since; its stamp is raised
+     * to a tick before now, the latest it may lag by, so that no stamp lags its worker's idle time by more
+     * than a tick and the purger never retires a worker early for a clock that stood still. Those workers are
+     * the newest on the queue and the raised stamps are above every other, so the order holds. A tick on time
+     * finds the clock a little more than a tick old as well and raises by that little; a raised stamp is below
+     * the new clock value and never raised again, so the walks cost at most one write per revert.
      */
     private void advanceClockLocked() {
-        long now = System.nanoTime();
-        if (now - clock.nanoTime() > 0L) {
+        long now = realTime.nanoTime();
+        long cached = clock.nanoTime();
+        if (now - cached > 0L) {
             clock.update(now);
+            long lagBound = now - tickNanos;
+            if (lagBound - cached > 0L) {
+                workers.raiseStamps(cached, lagBound);
+            }
         }
     }
 

@@ -97,7 +97,10 @@ public final class PoolOptions {
     }
 
     /**
-     * Returns the idle time after which the purger retires a worker, which is also the purger's period.
+     * Returns the idle time after which the purger retires a worker, which is also the purger's period. Idle
+     * times are measured with a clock refreshed every {@code tick = min(500 ms, expiry / 10)} (at least 1 ms),
+     * so a worker idle for {@code expiry - tick} may be retired; none is retired sooner, also after the purger
+     * could not run for a while (every carrier thread held by CPU-bound tasks).
      *
      * @return the expiry duration, positive unless purge is disabled
      */

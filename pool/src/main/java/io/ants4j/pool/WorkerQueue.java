@@ -36,4 +36,11 @@ interface WorkerQueue {
      * them after releasing the lock.
      */
     void refresh(long cutoff, List<Worker> expired);
+
+    /**
+     * Sets the {@code lastUsed} stamp of every worker stamped {@code stale} to {@code raised}. They are the most
+     * recently used ones when {@code stale} is the latest stamp held, and {@code raised} is later than it, so the
+     * order by stamps holds; walks only those workers.
+     */
+    void raiseStamps(long stale, long raised);
 }

@@ -68,6 +68,13 @@ final class WorkerStack implements WorkerQueue {
         size = m;
     }
 
+    @Override
+    public void raiseStamps(long stale, long raised) {
+        for (int i = size - 1; i >= 0 && items[i].lastUsed == stale; i--) {
+            items[i].lastUsed = raised;
+        }
+    }
+
     /** Returns how many workers from the bottom have {@code lastUsed <= cutoff}. */
     private int expiredPrefix(long cutoff) {
         int lo = 0;

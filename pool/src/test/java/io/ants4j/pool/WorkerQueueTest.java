@@ -121,4 +121,40 @@ class WorkerQueueTest {
             }
         }
     }
+
+    /** The newest run of workers stamped {@code stale} (n of them, after older ones) gets {@code raised}. */
+    @Test
+    void raiseStampsRaisesOnlyTheNewestRunOfTheStaleStamp() {
+        for (int shift = 0; shift < 6; shift++) {
+            for (int n = 0; n <= 3; n++) {
+                List<WorkerQueue> queues = List.of(new WorkerStack(1), new LoopQueue(6));
+                for (WorkerQueue q : queues) {
+                    for (int i = 0; i < shift; i++) { // move a ring's head to slot `shift`
+                        q.insert(worker(-1));
+                        q.detach();
+                    }
+                    List<Worker> older = List.of(worker(10), worker(20), worker(30));
+                    List<Worker> newest = new ArrayList<>();
+                    older.forEach(q::insert);
+                    for (int i = 0; i < n; i++) {
+                        Worker w = worker(40);
+                        newest.add(w);
+                        q.insert(w);
+                    }
+                    q.raiseStamps(40, 95);
+                    q.raiseStamps(30, 99); // 30 is no longer the newest stamp unless n == 0
+                    String where = q.getClass().getSimpleName() + " shift=" + shift + " n=" + n;
+                    for (Worker w : newest) {
+                        assertEquals(95, w.lastUsed, where);
+                    }
+                    assertEquals(10, older.get(0).lastUsed, where);
+                    assertEquals(20, older.get(1).lastUsed, where);
+                    assertEquals(n == 0 ? 99 : 30, older.get(2).lastUsed, where);
+                    List<Worker> out = new ArrayList<>();
+                    q.refresh(20, out);
+                    assertEquals(older.subList(0, 2), out, where + ": still sorted");
+                }
+            }
+        }
+    }
 }
