@@ -34,6 +34,16 @@ import java.util.concurrent.RejectedExecutionException;
  * virtual unless {@link PoolOptions#threadFactory()} says otherwise. No method blocks inside
  * {@code synchronized}.
  *
+ * <p>Virtual workers are not preempted. A task that waits for another by spinning on {@link Thread#yield()}
+ * (Go's {@code runtime.Gosched()}) keeps its carrier thread busy, and with as many such tasks as carriers a
+ * task woken meanwhile (its latch opened, its lock released) may not run for seconds, or not until the
+ * spinners stop: the JDK's scheduler does not take a carrier from a virtual thread that yields. Go's scheduler
+ * preempts, so ants' tests do this freely; two of them hang on virtual workers. Remedies: wait by parking or sleeping, even for
+ * microseconds ({@link java.util.concurrent.locks.LockSupport#parkNanos}, a latch, a lock), not by yielding;
+ * or run such tasks on platform workers ({@link PoolOptions.Builder#threadFactory}), which the operating
+ * system preempts; or give the virtual-thread scheduler more carriers than tasks that spin
+ * ({@code -Djdk.virtualThreadScheduler.parallelism}).
+ *
  * <p>Failures: whatever a task throws goes to the {@linkplain PoolOptions#panicHandler() panic handler}, or is
  * logged at {@code ERROR}; the submitter never sees it (through {@link #submit} the {@code Future} carries it),
  * and the worker goes on. Rejections are {@link RejectedExecutionException}s: {@link PoolClosedException},

@@ -40,7 +40,7 @@ import java.util.function.Consumer;
  *     {@code toString}, its JFR events and its metrics; {@code N} counts the pools made in this JVM</td></tr>
  * <tr><td>{@link #threadFactory()}</td><td>virtual threads named {@code <name>-worker-<k>}</td><td>makes the
  *     worker threads (and then names them); pass a platform-thread factory to run workers on platform
- *     threads</td></tr>
+ *     threads, e.g. for tasks that spin on {@code Thread.yield()} (see {@link Pool})</td></tr>
  * </tbody>
  * </table>
  *

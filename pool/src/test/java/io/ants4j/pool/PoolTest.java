@@ -29,7 +29,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Ports of ants' {@code ants_test.go} scenarios for {@link Pool}, plus the Java-specific ones. */
 class PoolTest {
@@ -790,5 +793,51 @@ class PoolTest {
                 .build().expiryDuration());
         assertSame(d, PoolOptions.defaults());
         assertTrue(d.toString().contains("expiryDuration=PT1S"), d.toString());
+    }
+
+    // ---------------------------------------------------------------- virtual workers are not preempted
+
+    /**
+     * The remedies the class javadoc gives for tasks that wait for each other in a {@code Thread.yield()} loop
+     * (Go's {@code runtime.Gosched()}), which on virtual workers can starve a woken task for seconds: platform
+     * workers, or parking instead of yielding. As many spinners as carriers, and one task woken among them.
+     */
+    @ParameterizedTest(name = "platform workers={0}")
+    @ValueSource(booleans = {true, false})
+    void aTaskWokenAmongSpinningTasksRunsOnPlatformWorkersOrWhenTheyPark(boolean platform) throws Exception {
+        int carriers = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
+                Runtime.getRuntime().availableProcessors());
+        PoolOptions.Builder b = PoolOptions.builder().disablePurge(true);
+        if (platform) {
+            b.threadFactory(Thread.ofPlatform().daemon(true).factory());
+        }
+        Pool pool = Pool.newPool(carriers + 1, b.build());
+        CountDownLatch go = new CountDownLatch(1);
+        CountDownLatch woken = new CountDownLatch(1);
+        CountDownLatch waiting = new CountDownLatch(1);
+        pool.execute(() -> {
+            waiting.countDown();
+            block(go);
+            woken.countDown();
+        });
+        await(waiting);
+        CountDownLatch spinning = new CountDownLatch(carriers);
+        for (int i = 0; i < carriers; i++) {
+            pool.execute(() -> {
+                spinning.countDown();
+                long deadline = System.nanoTime() + TestSupport.WAIT.toNanos();
+                while (woken.getCount() > 0 && System.nanoTime() - deadline < 0) {
+                    if (platform) {
+                        Thread.yield();
+                    } else {
+                        LockSupport.parkNanos(20_000);
+                    }
+                }
+            });
+        }
+        await(spinning);
+        go.countDown();
+        await(woken);
+        pool.releaseTimeout(TestSupport.WAIT);
     }
 }
