@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  * <tr><td>{@code executor.pool.size}</td><td>gauge (threads)</td><td>{@link WorkerPool#running()}: live workers,
  *     busy or idle</td></tr>
  * <tr><td>{@code executor.pool.max}</td><td>gauge (threads)</td><td>{@link WorkerPool#cap()}; {@code -1} for an
- *     unlimited pool</td></tr>
+ *     unlimited pool, {@link Integer#MAX_VALUE} for a multi-pool whose sub-pools hold more in all</td></tr>
  * <tr><td>{@code executor.active}</td><td>gauge (threads)</td><td>workers busy with a task:
  *     {@code running() - idle()}</td></tr>
  * <tr><td>{@code executor.idle}</td><td>gauge (threads)</td><td>{@link WorkerPool#idle()}</td></tr>
