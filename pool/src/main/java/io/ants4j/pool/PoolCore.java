@@ -71,12 +71,12 @@ import org.agrona.concurrent.CachedNanoClock;
  *     the lock when it is let go (a worker in the list through {@link Worker#nextExited}, a purger or ticker of
  *     any generation in {@link #exited}), so {@link #awaitTermination} returns true only when, under the lock,
  *     the pool is terminated and every recorded thread has ended: no thread of the pool is alive then.</li>
- * <li><b>Failures</b>: {@link #runPayload} catches whatever a task throws and reports it (handler, else
- *     logger, else the thread's uncaught-exception handler), never letting a throwable out of the worker
- *     loop. Every path that changes the lock, {@code waiting} or {@code running} restores them in a
- *     {@code finally} or a catch of {@code Throwable}; giving back a count allocates nothing, so it works
- *     when the heap is exhausted. A stack overflow is the exception: one that strikes again inside that
- *     recovery, or inside the JDK's own scheduler, cannot be undone from Java.</li>
+ * <li><b>Failures</b>: {@link #runPayload} catches whatever a task throws and reports it
+ *     ({@link TaskFailures}: handler, else logger, else the thread's uncaught-exception handler), never letting
+ *     a throwable out of the worker loop. Every path that changes the lock, {@code waiting} or {@code running}
+ *     restores them in a {@code finally} or a catch of {@code Throwable}; giving back a count allocates
+ *     nothing, so it works when the heap is exhausted. A stack overflow is the exception: one that strikes
+ *     again inside that recovery, or inside the JDK's own scheduler, cannot be undone from Java.</li>
  * </ul>
  * Memory effects: a submitter's actions before {@code dispatch} happen-before its payload runs (slot
  * release/acquire); a task's actions happen-before the {@code running} decrement that lets
@@ -98,6 +98,7 @@ final class PoolCore implements Core {
     private final String name;
     private final Consumer<Object> runner;
     private final PoolOptions options;
+    private final TaskFailures failures;
     private final ThreadFactory threadFactory;
     private final boolean preAlloc;
     private final boolean nonblocking;
@@ -154,6 +155,7 @@ final class PoolCore implements Core {
         this.lane = lane;
         this.options = java.util.Objects.requireNonNull(options, "options");
         this.runner = runner;
+        this.failures = new TaskFailures(name, options);
         this.capacity = size <= 0 ? -1 : size;
         ThreadFactory factory = options.threadFactory();
         if (factory == null) {
@@ -496,7 +498,7 @@ final class PoolCore implements Core {
                 completed.increment();
             } else {
                 failed.increment();
-                report(failure);
+                failures.report(failure);
                 PoolEvents.taskFailed(name, failure);
             }
         } catch (Throwable countNotKept) {
@@ -504,56 +506,6 @@ final class PoolCore implements Core {
         }
         // An interrupt (e.g. from shutdownNow) is meant for the task that just ended, not for the next one.
         Thread.interrupted();
-    }
-
-    /** Hands a task's failure to the panic handler, or logs it; never throws. */
-    private void report(Throwable failure) {
-        Consumer<? super Throwable> handler = options.panicHandler();
-        if (handler == null) {
-            log(failure, null);
-            return;
-        }
-        try {
-            handler.accept(failure);
-        } catch (Throwable handlerFailure) {
-            if (handlerFailure != failure) { // a handler that rethrows the task's throwable reports it as it is
-                suppress(handlerFailure, failure);
-            }
-            log(handlerFailure, "the panicHandler of " + name + " threw while handling a task failure");
-        }
-    }
-
-    /**
-     * Logs {@code t} at {@code ERROR} ({@code message} null: a task failure); if the logger throws, hands
-     * {@code t} to the worker thread's uncaught-exception handler instead, as if the thread had died of it.
-     */
-    private void log(Throwable t, String message) {
-        try {
-            if (message == null) {
-                options.logger().log(System.Logger.Level.ERROR,
-                        () -> "task failed in " + name + " worker " + Thread.currentThread().getName(), t);
-            } else {
-                options.logger().log(System.Logger.Level.ERROR, message, t);
-            }
-        } catch (Throwable loggerFailure) {
-            if (loggerFailure != t) {
-                suppress(t, loggerFailure);
-            }
-            Thread self = Thread.currentThread();
-            try {
-                self.getUncaughtExceptionHandler().uncaughtException(self, t);
-            } catch (Throwable lastResort) {
-                // nowhere left to report to
-            }
-        }
-    }
-
-    private static void suppress(Throwable into, Throwable suppressed) {
-        try {
-            into.addSuppressed(suppressed);
-        } catch (Throwable cannot) {
-            // no memory for the suppressed list, or a cycle the JDK refuses: report without it
-        }
     }
 
     /**
