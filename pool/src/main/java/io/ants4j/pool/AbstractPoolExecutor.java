@@ -113,7 +113,11 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
 
     /**
      * Releases the pool and interrupts the running tasks. A task that does not respond to interrupts runs on;
-     * submitters blocked waiting for a worker are rejected with {@link PoolClosedException}.
+     * submitters blocked waiting for a worker are rejected with {@link PoolClosedException}. A task that
+     * starts after this call and before a {@link #reboot()} (one that was handed over as the pool closed)
+     * starts interrupted. The interrupts are for the tasks of before the reboot: {@code reboot()} waits until
+     * this call has delivered them, and a task of the reopened pool starts with its interrupt status clear,
+     * like every task (a worker clears an interrupt left over from an earlier task before it starts the next).
      *
      * @return an empty list: the pool never queues tasks, so none is waiting to run
      */

@@ -65,7 +65,8 @@ interface Core {
 
     /**
      * Waits as {@code ExecutorService.close} must once the pool is released: until it has terminated, or,
-     * called from one of its own tasks, until every other task has ended.
+     * called from one of its own tasks, until every other task has ended but those that are closing the pool
+     * too (each such task is counted as closing until it ends).
      *
      * @return false if that did not happen within {@code nanos}
      */

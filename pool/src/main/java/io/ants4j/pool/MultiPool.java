@@ -27,7 +27,10 @@ import java.util.concurrent.TimeoutException;
  * through it, blocks the submitter while the chosen sub-pool's workers are all busy instead of queueing the task;
  * the timed {@code invokeAll} and {@code invokeAny} wait for a worker only until their deadline;
  * {@link #shutdown} rejects the submitters still blocked; {@link #shutdownNow} returns an empty list. A
- * {@linkplain PoolOptions#maxBlockingTasks() maxBlockingTasks} limit holds per sub-pool.
+ * {@linkplain PoolOptions#maxBlockingTasks() maxBlockingTasks} limit holds per sub-pool, and so does the order
+ * of blocked submitters (first come, first served), with one exception: the sub-pools share a fast lane, and
+ * in the instant a submitter starts to wait, a worker of its sub-pool that is still spinning in that lane may
+ * take a task submitted to another sub-pool.
  *
  * <p>Memory consistency effects: as {@link Pool}: actions before {@link #execute} happen-before the task runs.
  */

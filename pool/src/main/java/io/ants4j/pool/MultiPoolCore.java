@@ -37,7 +37,12 @@ import java.util.function.Consumer;
  * <p>The sub-pools share one {@linkplain SpinningWorkers fast lane}: a payload goes to whichever sub-pool's
  * worker spins in it, whatever sub-pool the balancing chose, and runs there (counted by that sub-pool). With a
  * lane each, round robin would find the one spinning worker the JVM allows in the lane only every N-th
- * submission, and wake a parked worker for all the others.
+ * submission, and wake a parked worker for all the others. A submitter skips the lane while submitters wait in
+ * the sub-pool it picked, and a spinning worker leaves it as soon as one waits in its own sub-pool, checking on
+ * every spin; between a submitter's joining the waiters of a sub-pool and that worker's next check (a spin
+ * or two), a submitter of another sub-pool can still take the worker: the one place where a sub-pool's waiters
+ * are not strictly first come, first served (checking the other sub-pools' waiters on the fast path would cost
+ * every hand-off a read of their cache lines).
  */
 final class MultiPoolCore implements Core {
     private static final int OPENED = 0;
@@ -368,19 +373,29 @@ final class MultiPoolCore implements Core {
     }
 
     /**
-     * Waits as {@code ExecutorService.close} must: on every sub-pool as {@link PoolCore#awaitClose} (so a task
-     * closing its multi-pool waits for every task but its own), against one deadline.
+     * Waits as {@code ExecutorService.close} must: until the multi-pool has terminated ({@link #awaitTermination}),
+     * or, called from a worker thread of a sub-pool (a task closing its own multi-pool), until every task of every
+     * sub-pool that is not itself closing the multi-pool has ended, against one deadline; see
+     * {@link PoolCore#awaitClose}.
      *
      * @return false if that did not happen within {@code nanos}
      */
     @Override
     public boolean awaitClose(long nanos) throws InterruptedException {
         long deadline = PoolCore.deadline(nanos);
-        for (PoolCore p : pools) {
-            if (!p.awaitClose(deadline - System.nanoTime())) {
-                return false;
+        Thread self = Thread.currentThread();
+        for (PoolCore own : pools) {
+            Worker w = own.workerOf(self);
+            if (w != null) {
+                own.closing(w);
+                for (PoolCore p : pools) {
+                    if (!p.awaitOnlyClosers(deadline)) {
+                        return false;
+                    }
+                }
+                return true;
             }
         }
-        return true;
+        return awaitParts(deadline).isEmpty();
     }
 }

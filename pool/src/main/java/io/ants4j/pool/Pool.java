@@ -26,10 +26,11 @@ import java.util.concurrent.RejectedExecutionException;
  * {@link PoolOptions#preAlloc()}), or starts a new worker thread while {@code running() < cap()}, or else
  * blocks the submitter until a worker comes back (or rejects it with {@link PoolOverloadException} if the pool
  * is {@linkplain PoolOptions#nonblocking() non-blocking} or {@linkplain PoolOptions#maxBlockingTasks()
- * maxBlockingTasks} submitters already wait). A worker that finishes a task goes back to the idle queue and
- * waits for the next hand-off; a background purger retires workers idle for longer than
- * {@linkplain PoolOptions#expiryDuration() expiryDuration}. The idle queue, the counts and the waiting
- * submitters are guarded by one {@code SpinLock} with a FIFO {@code Cond}; the hand-off is a single slot per
+ * maxBlockingTasks} submitters already wait). A worker that finishes a task takes the task of the submitter
+ * that has waited longest, if one waits, or else goes back to the idle queue and waits for the next hand-off;
+ * a background purger retires workers idle for longer than
+ * {@linkplain PoolOptions#expiryDuration() expiryDuration}. The idle queue, the counts and the FIFO list of
+ * waiting submitters are guarded by one {@code SpinLock}; the hand-off is a single slot per
  * worker (release/acquire plus park/unpark), so handing a task over allocates nothing. Worker threads are
  * virtual unless {@link PoolOptions#threadFactory()} says otherwise. No method blocks inside
  * {@code synchronized}.

@@ -12,6 +12,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.NanoClock;
@@ -24,37 +26,42 @@ import org.agrona.concurrent.SystemNanoClock;
  *
  * <p>Implementation notes.
  * <ul>
- * <li><b>State and lock.</b> One {@link SpinLock} guards the idle {@link WorkerQueue}, the counts
- *     {@link #running} and {@link #waiting}, the {@link #capacity} changes and the open/closed {@link #state}.
- *     The counts are volatile so the public getters read them without the lock, but they change only under
- *     it. Two {@link Cond}s hang on the lock: {@link #cond} for submitters waiting for a worker and
- *     {@link #termination} for threads waiting for the pool to terminate. A {@code SpinLock} and not a
+ * <li><b>State and lock.</b> One {@link SpinLock} guards the idle {@link WorkerQueue}, the {@link #waiters}
+ *     (submitters waiting for a worker, first come, first served), the counts {@link #running} and
+ *     {@link #waiting}, the {@link #capacity} changes and the open/closed {@link #state}. The counts are
+ *     volatile so the public getters, the fast path and a spinning worker read them without the lock, but
+ *     they change only under it. A {@link Cond} hangs on the lock,
+ *     {@link #termination}, for threads waiting for the pool to terminate. A {@code SpinLock} and not a
  *     {@code Mutex}: every section is a few dozen instructions that never block, so a thread that misses
  *     should retry, not pay a park and an unpark; side by side, a {@code Mutex} here was no faster on
  *     trivial tasks and slower on a burst of a million (docs/benchmark-notes.md).</li>
  * <li><b>Fast lane</b> ({@link SpinningWorkers}, not in ants): a worker that has just finished a task spins
  *     briefly before it reverts, and a submitter hands its payload to that running thread without the lock
- *     and without an unpark. Skipped while submitters wait, after release and above a tuned-down capacity,
- *     so the paths below keep their meaning; a submitter about to wait tries the lane once more.</li>
- * <li><b>Submit</b> ({@link #dispatch}, ants' {@code retrieveWorker}): under the lock, take the most recently
- *     idle worker; else, if {@code running < capacity}, count the new worker <em>under the lock</em> (so
- *     concurrent submitters can never start more than {@code capacity} workers: ants #374, fixed in #376) and
- *     start it after unlocking with the payload already in its slot; else reject ({@code nonblocking}, or
- *     {@code maxBlockingTasks} reached), or wait on {@code cond} and retry. A submitter that parks is counted
- *     once in {@link #blocked} and its time parked in {@link #blockedNanos}, after unlocking (a counter may
- *     allocate), as is its JFR event. Before it parks, a submitter looks
- *     again a few times with spin-waits in between (unlocked), because parking and unparking a thread costs
- *     more than a short task; it does so only while nobody waits, so it never overtakes a parked submitter
- *     (waiters stay first come, first served). The hand-off itself happens after
- *     unlocking (see {@link Worker}).</li>
- * <li><b>Revert</b> (ants' {@code revertWorker}): after each task the worker stamps itself from the cached
- *     clock and goes back on the queue under the lock, signalling one waiting submitter if there is one. It
- *     is refused (and the worker ends) when the pool is closed or runs above a tuned-down capacity.</li>
- * <li><b>Exit</b>: a worker's count is given back under the lock, which signals a waiter (its slot is free
- *     now), so no wake-up is lost: by the worker itself when revert refuses it or an unexpected throwable ends
- *     it, and by whoever takes an idle worker off the queue to stop it (release, purger), so termination
- *     never waits for an idle thread to wind down. Invariant: {@code running} = workers counted by dispatch
- *     and not yet given back {@code <=} capacity, except after a tune down.</li>
+ *     and without an unpark. Skipped while submitters wait (on both sides: a submitter never takes the lane
+ *     past a waiting one, and a spinning worker stops as soon as one waits), after release and above a
+ *     tuned-down capacity, so the paths below keep their meaning; a submitter about to wait first tries the
+ *     lane once more.</li>
+ * <li><b>Submit</b> ({@link #dispatch}, ants' {@code retrieveWorker}): under the lock, if nobody waits, take
+ *     the most recently idle worker; else, if {@code running < capacity}, count the new worker <em>under the
+ *     lock</em> (so concurrent submitters can never start more than {@code capacity} workers: ants #374, fixed
+ *     in #376) and start it after unlocking with the payload already in its slot; else reject
+ *     ({@code nonblocking}, or {@code maxBlockingTasks} reached), or join the {@link Waiters} and park until
+ *     served (see there: a freed worker or slot is handed to the longest waiter, never competed for). A
+ *     submitter that waits is counted once in {@link #blocked} and its time in {@link #blockedNanos}, after
+ *     unlocking (a counter may allocate), as is its JFR event. Before it waits, a submitter looks again a few
+ *     times with spin-waits in between (unlocked), because parking and unparking a thread costs more than a
+ *     short task; it does so only while nobody waits, so it never overtakes a waiting submitter. The
+ *     hand-off itself happens after unlocking (see {@link Worker}).</li>
+ * <li><b>Revert</b> (ants' {@code revertWorker}): after each task the worker, under the lock, takes the
+ *     payload of the longest waiting submitter if there is one, or else stamps itself from the cached clock
+ *     and goes back on the queue. It is refused (and the worker ends) when the pool is closed or runs above a
+ *     tuned-down capacity.</li>
+ * <li><b>Exit</b>: a worker's count is given back under the lock, and handed on to the longest waiter if the
+ *     capacity allows, so no slot is lost: by the worker itself when revert refuses it or an unexpected
+ *     throwable ends it, and by whoever takes an idle worker off the queue to stop it (release, purger), so
+ *     termination never waits for an idle thread to wind down. Invariants: {@code running} = workers counted
+ *     by dispatch or for a waiter and not yet given back {@code <=} capacity, except after a tune down; while
+ *     a submitter waits, no worker is idle on the queue and {@code running >= capacity}.</li>
  * <li><b>Purger</b> (every {@code expiryDuration}): cuts the expired prefix off the queue under the lock
  *     (binary search on the stamps) and gives back those workers' counts there, then stops them after
  *     unlocking. <b>Ticker</b>: refreshes the {@link CachedNanoClock} every
@@ -67,32 +74,43 @@ import org.agrona.concurrent.SystemNanoClock;
  *     purger reads the stamps, so without a purger ({@code disablePurge}) there is no ticker either. Both
  *     are of the workers' kind of thread: virtual with the default factory; with a user's factory, the kind
  *     of the first worker thread it makes, so they start with that worker ({@link #threadKind}).</li>
- * <li><b>Release</b> closes under the lock, stops purger and ticker, stops the idle workers and broadcasts to
- *     waiters, who then throw {@link PoolClosedException}. Busy workers end when their task returns.
- *     <b>Reboot</b> reopens under the lock and starts a new purger and ticker without waiting for the old
- *     ones to end (that could take as long as a carrier thread stays busy).</li>
+ * <li><b>Release</b> closes under the lock, grants every waiter {@code CLOSED} (it throws
+ *     {@link PoolClosedException} even if a reboot follows before it wakes), stops purger and ticker and the
+ *     idle workers. Busy workers end when their task returns. <b>Reboot</b> reopens under the lock and starts a
+ *     new purger and ticker without waiting for the old ones to end (that could take as long as a carrier
+ *     thread stays busy).</li>
+ * <li><b>Stop</b> ({@link #shutdownNow}) marks the pool stopping ({@link #interruptTasks}) with the close, under
+ *     the lock, then interrupts every live worker; {@link #stopLock} keeps a reboot out until that walk is over,
+ *     and the reboot clears the mark under the lock. A worker clears its interrupt before each task and then
+ *     reads the mark ({@link #runPayload}), so an interrupt that reached it between tasks (in the fast lane,
+ *     say) never outlives the reboot, and a task started while stopping starts interrupted.</li>
+ * <li><b>Close from a task</b> ({@link #awaitClose}): a task cannot wait for its own worker, so it waits until
+ *     every counted worker runs a task that is closing the pool ({@link #closers}, each such task counted
+ *     until it ends): two tasks that close their pool wait for every other task, not for each other. The
+ *     termination {@code Cond} serves both waits.</li>
  * <li><b>Termination</b> = closed and {@code running == 0}: every worker has given back its count, so no task
  *     runs and none will. It does not wait for threads to end: a stopped worker's thread may still be winding
  *     down, and the purger and ticker are only asked to stop. Every thread the pool lets go is recorded under
  *     the lock when it is let go (a worker in the list through {@link Worker#nextExited}, a purger or ticker of
  *     any generation in {@link #exited}), so {@link #awaitTermination} returns true only when, under the lock,
  *     the pool is terminated and every recorded thread has ended: no thread of the pool is alive then.</li>
- * <li><b>Failures</b>: {@link #runPayload} catches whatever a task throws and reports it (handler, else
- *     logger, else the thread's uncaught-exception handler), never letting a throwable out of the worker
- *     loop. Every path that changes the lock, {@code waiting} or {@code running} restores them in a
- *     {@code finally} or a catch of {@code Throwable}; giving back a count allocates nothing, so it works
- *     when the heap is exhausted. A stack overflow is the exception: one that strikes again inside that
- *     recovery, or inside the JDK's own scheduler, cannot be undone from Java.</li>
+ * <li><b>Failures</b>: {@link #runPayload} catches whatever a task throws and reports it
+ *     ({@link TaskFailures}: handler, else logger, else the thread's uncaught-exception handler), never letting
+ *     a throwable out of the worker loop. Every path that changes the lock, the waiters or {@code running}
+ *     restores them in a {@code finally} or a catch of {@code Throwable}; giving back a count allocates
+ *     nothing, so it works when the heap is exhausted. A stack overflow is the exception: one that strikes
+ *     again inside that recovery, or inside the JDK's own scheduler, cannot be undone from Java.</li>
  * </ul>
  * Memory effects: a submitter's actions before {@code dispatch} happen-before its payload runs (slot
- * release/acquire); a task's actions happen-before the {@code running} decrement that lets
- * {@code awaitTermination} return.
+ * release/acquire, or the lock for a waiter's payload that a reverting worker takes); a task's actions
+ * happen-before the {@code running} decrement that lets {@code awaitTermination} or a closing task's wait
+ * return.
  */
-final class PoolCore implements Core {
+final class PoolCore implements Core, SpinningWorkers.Owner {
     private static final int OPENED = 0;
     private static final int CLOSED = 1;
     private static final long MAX_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
-    /** Times a submitter that finds every worker busy looks again before it parks on {@code cond}. */
+    /** Times a submitter that finds every worker busy looks again before it waits. */
     private static final int RETRIES_BEFORE_WAIT = 16;
     /** Spin-waits between two of those looks. */
     private static final int SPINS_PER_RETRY = 32;
@@ -104,6 +122,7 @@ final class PoolCore implements Core {
     private final String name;
     private final Consumer<Object> runner;
     private final PoolOptions options;
+    private final TaskFailures failures;
     private final ThreadFactory threadFactory;
     private final boolean preAlloc;
     private final boolean nonblocking;
@@ -112,8 +131,15 @@ final class PoolCore implements Core {
     private final long tickNanos;
 
     private final SpinLock lock = new SpinLock();
-    private final Cond cond = new Cond(lock);
+    /** Submitters waiting for a worker, served first come, first served; guarded by the lock. */
+    private final Waiters waiters = new Waiters();
     private final Cond termination = new Cond(lock);
+    /**
+     * Held by {@link #shutdownNow} while it interrupts the workers and by {@link #reboot}, so that no interrupt
+     * of a {@code shutdownNow} goes out after the reboot that follows it. Never taken on the submit path nor by
+     * a worker, and taken before {@link #lock}.
+     */
+    private final ReentrantLock stopLock = new ReentrantLock();
     private final WorkerQueue workers;
     private final CachedNanoClock clock = new CachedNanoClock();
     /** Where the ticker and purger read the time: {@link System#nanoTime()}, or a test's hand-driven clock. */
@@ -135,14 +161,20 @@ final class PoolCore implements Core {
 
     private volatile int capacity;
     private volatile int running;
+    /** The submitters in {@link #waiters}; changed with the list, under the lock. */
     private volatile int waiting;
     private volatile int state;
+    /** Workers whose current task has called {@code close()} on the pool ({@link #awaitClose}); guarded by the lock. */
+    private int closers;
     /**
      * Whether the workers' threads are virtual or platform ones, which the purger and ticker follow; unknown
      * until a user's thread factory has made its first thread. Written under the lock.
      */
     private volatile int threadKind;
-    /** Set by {@link #shutdownNow} until {@link #reboot}: a task that starts meanwhile starts interrupted. */
+    /**
+     * Set by {@link #shutdownNow} until {@link #reboot}, both under the lock: a task that starts meanwhile starts
+     * interrupted.
+     */
     private volatile boolean interruptTasks;
     /** The purger and ticker of the current generation; null when not running. Guarded by the lock. */
     private PeriodicTask purger;
@@ -169,6 +201,7 @@ final class PoolCore implements Core {
         this.lane = lane;
         this.options = java.util.Objects.requireNonNull(options, "options");
         this.runner = runner;
+        this.failures = new TaskFailures(name, options);
         this.capacity = size <= 0 ? -1 : size;
         ThreadFactory factory = options.threadFactory();
         if (factory == null) {
@@ -274,6 +307,11 @@ final class PoolCore implements Core {
     }
 
     @Override
+    public boolean hasWaiters() {
+        return waiting > 0;
+    }
+
+    @Override
     public int cap() {
         return capacity;
     }
@@ -321,23 +359,20 @@ final class PoolCore implements Core {
 
     /**
      * Hands {@code payload} to an idle or a new worker (ants' {@code retrieveWorker} plus the send), as
-     * {@link Core#dispatch} says. Counts a submitter that parks, and how long it parked.
+     * {@link Core#dispatch} says; a submitter that must wait joins the {@link Waiters} and is served in turn.
      */
     @Override
     public boolean dispatch(Object payload, boolean timed, long nanos) {
         if (state == CLOSED) {
             throw new PoolClosedException();
         }
-        if (lane.tryHand(payload)) {
+        if (waiting == 0 && lane.tryHand(payload)) { // never past a waiting submitter
             return true;
         }
         final long deadline = timed ? System.nanoTime() + nanos : 0L;
         int retries = RETRIES_BEFORE_WAIT;
+        Waiters.Waiter waiter;
         boolean locked = false;
-        boolean woken = false;
-        boolean returned = false;
-        long parkedNanos = -1L; // -1: never parked
-        PoolEvents.SubmitBlocked blockedEvent = null;
         try {
             lock.lock();
             locked = true;
@@ -345,55 +380,52 @@ final class PoolCore implements Core {
                 if (state == CLOSED) {
                     throw new PoolClosedException();
                 }
-                Worker w = workers.detach();
-                if (w != null) {
-                    locked = false;
-                    lock.unlock();
-                    returned = true;
-                    try {
-                        w.hand(payload);
-                    } catch (Throwable t) { // the payload is in the slot: the worker must wake up to run it
-                        w.wake();
-                        throw t;
+                boolean first = waiting == 0; // else there is neither an idle worker nor a free slot
+                if (first) {
+                    Worker w = workers.detach();
+                    if (w != null) {
+                        locked = false;
+                        lock.unlock();
+                        try {
+                            w.hand(payload);
+                        } catch (Throwable t) { // the payload is in the slot: the worker must wake up to run it
+                            w.wake();
+                            throw t;
+                        }
+                        return true;
                     }
-                    return true;
-                }
-                int cap = capacity;
-                if (cap < 0 || running < cap) {
-                    running++; // counted under the lock: running never exceeds capacity (ants #376)
-                    locked = false;
-                    lock.unlock();
-                    returned = true;
-                    startWorker(payload);
-                    return true;
+                    int cap = capacity;
+                    if (cap < 0 || running < cap) {
+                        running++; // counted under the lock: running never exceeds capacity (ants #376)
+                        locked = false;
+                        lock.unlock();
+                        startWorker(payload);
+                        return true;
+                    }
                 }
                 if ((nonblocking && !timed) || (maxBlockingTasks != 0 && waiting >= maxBlockingTasks)) {
                     if (timed) {
-                        returned = true;
                         return false;
                     }
                     throw new PoolOverloadException(nonblocking
-                            ? "no free worker in a nonblocking pool of capacity " + cap
+                            ? "no free worker in a nonblocking pool of capacity " + capacity
                             : "no free worker and maxBlockingTasks=" + maxBlockingTasks
                                     + " submitters already wait");
                 }
-                if (lane.hasSpinner()) { // a worker began to spin after the fast path was tried
+                if (first && lane.hasSpinner()) { // a worker began to spin after the fast path was tried
                     locked = false;
                     lock.unlock();
                     if (lane.tryHand(payload)) {
-                        returned = true;
                         return true;
                     }
                     lock.lock();
                     locked = true;
                     continue;
                 }
-                long remaining = 0L;
-                if (timed && (remaining = deadline - System.nanoTime()) <= 0L) {
-                    returned = true;
+                if (timed && deadline - System.nanoTime() <= 0L) {
                     return false;
                 }
-                if (waiting == 0 && --retries >= 0) { // a short task's worker is about to come back: no park yet
+                if (first && --retries >= 0) { // a short task's worker is about to come back: no park yet
                     locked = false;
                     lock.unlock();
                     for (int i = 0; i < SPINS_PER_RETRY; i++) {
@@ -403,40 +435,119 @@ final class PoolCore implements Core {
                     locked = true;
                     continue;
                 }
-                if (parkedNanos < 0L) {
-                    parkedNanos = 0L;
-                    blockedEvent = PoolEvents.beginBlocked();
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new RejectedExecutionException("interrupted while waiting for a free worker",
+                            new InterruptedException());
                 }
+                waiter = new Waiters.Waiter(payload); // before the list changes: may run out of memory
+                waiters.add(waiter);
                 waiting++;
-                long parkedAt = System.nanoTime();
-                try {
-                    if (timed) {
-                        cond.await(remaining, TimeUnit.NANOSECONDS);
-                    } else {
-                        cond.await();
-                    }
-                } finally {
-                    waiting--; // Cond.await returns and throws with the lock held
-                    parkedNanos += System.nanoTime() - parkedAt;
-                }
-                woken = true;
+                locked = false;
+                lock.unlock();
+                break;
             }
-        } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
-            throw new RejectedExecutionException("interrupted while waiting for a free worker", ie);
         } finally {
             if (locked) {
-                // A wake-up this submitter took but did not use (it leaves on an unexpected throwable, such as
-                // a stack overflow) goes to the next waiter, after the unlock: the unlock needs the least stack.
-                boolean passOn = !returned && woken && waiting > 0;
                 lock.unlock();
-                if (passOn) {
-                    cond.signal();
+            }
+        }
+        return awaitTurn(waiter, timed, deadline);
+    }
+
+    /**
+     * Parks a submitter in the {@link Waiters} until its turn comes, it times out, or it is interrupted, then
+     * acts on what it was granted. Counts it as blocked, with the time it waited.
+     *
+     * @return true when its payload was handed over; false if {@code timed} and the deadline passed first
+     */
+    private boolean awaitTurn(Waiters.Waiter waiter, boolean timed, long deadline) {
+        final long parkedAt = System.nanoTime();
+        PoolEvents.SubmitBlocked event = null;
+        boolean interrupted = false;
+        int grant;
+        try {
+            event = PoolEvents.beginBlocked();
+            while ((grant = waiter.grant()) == Waiters.WAITING && !interrupted) {
+                if (!timed) {
+                    LockSupport.park(this);
+                } else {
+                    long remaining = deadline - System.nanoTime();
+                    if (remaining <= 0L) {
+                        break;
+                    }
+                    LockSupport.parkNanos(this, remaining);
                 }
+                interrupted = Thread.interrupted();
             }
-            if (parkedNanos >= 0L) {
-                countBlocked(parkedNanos, blockedEvent);
+            if (grant == Waiters.WAITING) {
+                grant = withdraw(waiter); // unless a grant came first: that one is honoured
             }
+        } catch (Throwable t) {
+            abandon(waiter);
+            throw t;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            countBlocked(System.nanoTime() - parkedAt, event);
+        }
+        switch (grant) {
+            case Waiters.HANDED:
+                return true;
+            case Waiters.SLOT:
+                startWorker(waiter.payload);
+                return true;
+            case Waiters.CLOSED:
+                throw new PoolClosedException();
+            default:
+                if (interrupted) {
+                    throw new RejectedExecutionException("interrupted while waiting for a free worker",
+                            new InterruptedException());
+                }
+                return false;
+        }
+    }
+
+    /** Takes a waiter that gives up out of the list; what it was granted first, or {@code WAITING}. */
+    private int withdraw(Waiters.Waiter waiter) {
+        lock.lock();
+        try {
+            return withdrawLocked(waiter);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Unlinks the longest waiter, or returns null; lock held. */
+    private Waiters.Waiter nextWaiterLocked() {
+        Waiters.Waiter w = waiters.poll();
+        if (w != null) {
+            waiting--;
+        }
+        return w;
+    }
+
+    /** Unlinks {@code w} unless it was granted an outcome first; lock held. See {@link Waiters#withdraw}. */
+    private int withdrawLocked(Waiters.Waiter w) {
+        int grant = waiters.withdraw(w);
+        if (grant == Waiters.WAITING) {
+            waiting--;
+        }
+        return grant;
+    }
+
+    /**
+     * For a waiter leaving on an unexpected throwable: takes it out of the list, or gives back the worker count
+     * it was granted (to the next waiter). A payload a worker has taken runs all the same.
+     */
+    private void abandon(Waiters.Waiter waiter) {
+        lock.lock();
+        try {
+            if (withdrawLocked(waiter) == Waiters.SLOT) {
+                retireLocked(null);
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -494,9 +605,13 @@ final class PoolCore implements Core {
 
     /**
      * Runs one payload on the current worker thread, reports a failure, and clears an interrupt the task left
-     * behind; never throws.
+     * behind; never throws. As in {@code ThreadPoolExecutor.runWorker}, the task starts interrupted exactly
+     * when the pool is stopping: an interrupt that reached the worker between two tasks (a {@code shutdownNow}
+     * whose pool has been rebooted since, a {@code cancel(true)} that came late) is cleared first, and the stop
+     * state read after that, so a {@code shutdownNow} that comes meanwhile still reaches the task.
      */
     void runPayload(Object payload) {
+        Thread.interrupted();
         if (interruptTasks) {
             Thread.currentThread().interrupt(); // shutdownNow came before this task could start
         }
@@ -511,64 +626,14 @@ final class PoolCore implements Core {
                 completed.increment();
             } else {
                 failed.increment();
-                report(failure);
+                failures.report(failure);
                 PoolEvents.taskFailed(name, failure);
             }
         } catch (Throwable countNotKept) {
             // a counter could not allocate its cell: the statistics lose one task, the worker goes on
         }
-        // An interrupt (e.g. from shutdownNow) is meant for the task that just ended, not for the next one.
+        // An interrupt aimed at the task that just ended must not disturb the worker's own waits.
         Thread.interrupted();
-    }
-
-    /** Hands a task's failure to the panic handler, or logs it; never throws. */
-    private void report(Throwable failure) {
-        Consumer<? super Throwable> handler = options.panicHandler();
-        if (handler == null) {
-            log(failure, null);
-            return;
-        }
-        try {
-            handler.accept(failure);
-        } catch (Throwable handlerFailure) {
-            if (handlerFailure != failure) { // a handler that rethrows the task's throwable reports it as it is
-                suppress(handlerFailure, failure);
-            }
-            log(handlerFailure, "the panicHandler of " + name + " threw while handling a task failure");
-        }
-    }
-
-    /**
-     * Logs {@code t} at {@code ERROR} ({@code message} null: a task failure); if the logger throws, hands
-     * {@code t} to the worker thread's uncaught-exception handler instead, as if the thread had died of it.
-     */
-    private void log(Throwable t, String message) {
-        try {
-            if (message == null) {
-                options.logger().log(System.Logger.Level.ERROR,
-                        () -> "task failed in " + name + " worker " + Thread.currentThread().getName(), t);
-            } else {
-                options.logger().log(System.Logger.Level.ERROR, message, t);
-            }
-        } catch (Throwable loggerFailure) {
-            if (loggerFailure != t) {
-                suppress(t, loggerFailure);
-            }
-            Thread self = Thread.currentThread();
-            try {
-                self.getUncaughtExceptionHandler().uncaughtException(self, t);
-            } catch (Throwable lastResort) {
-                // nowhere left to report to
-            }
-        }
-    }
-
-    private static void suppress(Throwable into, Throwable suppressed) {
-        try {
-            into.addSuppressed(suppressed);
-        } catch (Throwable cannot) {
-            // no memory for the suppressed list, or a cycle the JDK refuses: report without it
-        }
     }
 
     /**
@@ -586,7 +651,7 @@ final class PoolCore implements Core {
             }
             return SpinningWorkers.NONE;
         }
-        return lane.spin(last);
+        return lane.spin(last, this);
     }
 
     /** Takes a worker that is hot in the lane out of it (see {@link SpinningWorkers#leave()}). */
@@ -595,30 +660,39 @@ final class PoolCore implements Core {
     }
 
     /**
-     * Puts an idle worker back on the queue (ants' {@code revertWorker}). A worker that may not go back (pool
-     * closed, above a tuned-down capacity, or queue full) is retired here, under the lock, so that the next
-     * worker finishing sees the lowered count and a tune down retires exactly the surplus.
+     * Puts an idle worker back on the queue (ants' {@code revertWorker}), or hands it the payload of the
+     * submitter that has waited longest if one waits. A worker that may not go back (pool closed, above a
+     * tuned-down capacity, or queue full) is retired here, under the lock, so that the next worker finishing
+     * sees the lowered count and a tune down retires exactly the surplus.
      *
-     * @return false if the worker was retired and must end (its count is already given back)
+     * @return the payload to run next; {@link SpinningWorkers#NONE} if the worker is on the idle queue and
+     *         must wait for one; or {@link Worker#STOP} if it was retired and must end (its count is already
+     *         given back)
      */
-    boolean revertWorker(Worker w) {
+    Object revertWorker(Worker w) {
+        Waiters.Waiter next;
         lock.lock();
         try {
             int cap = capacity;
-            if (state != CLOSED && (cap < 0 || running <= cap)) {
+            if (state == CLOSED || (cap >= 0 && running > cap)) {
+                retireLocked(w);
+                return Worker.STOP;
+            }
+            next = nextWaiterLocked();
+            if (next == null) {
                 w.lastUsed = clock.nanoTime();
                 if (workers.insert(w)) {
-                    if (waiting > 0) {
-                        cond.signal();
-                    }
-                    return true;
+                    return SpinningWorkers.NONE;
                 }
+                retireLocked(w);
+                return Worker.STOP;
             }
-            retireLocked(w);
-            return false;
+            next.grantLocked(Waiters.HANDED);
         } finally {
             lock.unlock();
         }
+        next.wake();
+        return next.payload;
     }
 
     /**
@@ -637,11 +711,25 @@ final class PoolCore implements Core {
             }
             exitedTail = w;
         }
-        if (waiting > 0) {
-            cond.signal();
-        }
-        if (state == CLOSED && running == 0) {
+        grantSlotsLocked();
+        if (running <= closers && (state == CLOSED || closers > 0)) {
             termination.broadcast();
+        }
+    }
+
+    /**
+     * Counts a new worker for each waiter, longest first, while the capacity allows; lock held. The waiter
+     * starts the worker (see {@link Waiters}); a worker that cannot start gives its count back to the next.
+     */
+    private void grantSlotsLocked() {
+        for (int cap = capacity; cap < 0 || running < cap; cap = capacity) {
+            Waiters.Waiter w = nextWaiterLocked();
+            if (w == null) {
+                return;
+            }
+            running++;
+            w.grantLocked(Waiters.SLOT);
+            w.wake();
         }
     }
 
@@ -770,13 +858,7 @@ final class PoolCore implements Core {
                 return;
             }
             capacity = size;
-            if (size > cap) {
-                if (size - cap == 1) {
-                    cond.signal();
-                } else {
-                    cond.broadcast();
-                }
-            }
+            grantSlotsLocked();
         } finally {
             lock.unlock();
         }
@@ -787,34 +869,61 @@ final class PoolCore implements Core {
     public boolean release() {
         lock.lock();
         try {
-            if (state == CLOSED) {
-                return false;
-            }
-            state = CLOSED;
-            stopBackground();
-            for (Worker w; (w = workers.detach()) != null;) {
-                retireLocked(w);
-                w.finish();
-            }
-            cond.broadcast();
-            if (running == 0) {
-                termination.broadcast();
-            }
-            return true;
+            return closeLocked();
         } finally {
             lock.unlock();
         }
     }
 
-    /** Releases and interrupts every busy worker; whether this call closed the pool. */
+    /**
+     * Closes the pool: stops purger, ticker and the idle workers, and rejects every waiting submitter; lock
+     * held. Whether this call closed it.
+     */
+    private boolean closeLocked() {
+        if (state == CLOSED) {
+            return false;
+        }
+        state = CLOSED;
+        for (Waiters.Waiter w; (w = nextWaiterLocked()) != null;) { // first: nothing here can fail
+            w.grantLocked(Waiters.CLOSED);
+            w.wake();
+        }
+        stopBackground();
+        for (Worker w; (w = workers.detach()) != null;) {
+            retireLocked(w);
+            w.finish();
+        }
+        if (running <= closers) {
+            termination.broadcast();
+        }
+        return true;
+    }
+
+    /**
+     * Releases and interrupts every busy worker; whether this call closed the pool. The pool is marked stopping
+     * with the close, under the lock, and the interrupts go out under {@link #stopLock}, which
+     * {@link #reboot} takes too: a reboot waits until they are all delivered, so none reaches a task of the
+     * reopened pool, and no reboot can slip between the close and the mark.
+     */
     @Override
     public boolean shutdownNow() {
-        boolean closed = release();
-        interruptTasks = true; // before the walk: a worker the walk misses starts its task interrupted
-        for (Worker w : live) {
-            w.interrupt();
+        stopLock.lock();
+        try {
+            boolean closed;
+            lock.lock();
+            try {
+                closed = closeLocked();
+                interruptTasks = true; // with the close: a worker the walk misses starts its task interrupted
+            } finally {
+                lock.unlock();
+            }
+            for (Worker w : live) {
+                w.interrupt();
+            }
+            return closed;
+        } finally {
+            stopLock.unlock();
         }
-        return closed;
     }
 
     /** Stops purger and ticker and records their threads for {@link #awaitTermination}; lock held. */
@@ -832,19 +941,25 @@ final class PoolCore implements Core {
         }
     }
 
+    /** Reopens the pool; waits for the interrupts of a {@link #shutdownNow} under way to go out first. */
     @Override
     public void reboot() {
-        lock.lock();
+        stopLock.lock();
         try {
-            if (state != CLOSED) {
-                return;
+            lock.lock();
+            try {
+                if (state != CLOSED) {
+                    return;
+                }
+                state = OPENED;
+                interruptTasks = false;
+                advanceClockLocked();
+                startBackground();
+            } finally {
+                lock.unlock();
             }
-            state = OPENED;
-            interruptTasks = false;
-            advanceClockLocked();
-            startBackground();
         } finally {
-            lock.unlock();
+            stopLock.unlock();
         }
     }
 
@@ -956,58 +1071,82 @@ final class PoolCore implements Core {
     /**
      * Waits as {@code ExecutorService.close} must once it has shut the pool down: until the pool has terminated
      * ({@link #awaitTermination}), or, called from a worker thread of this pool (a task closing its own pool),
-     * until no other worker is left, since the caller's worker can only end after the caller's task returns.
+     * until every task of the pool that is not itself closing it has ended, since the caller's worker can only
+     * end after the caller's task returns.
      *
      * @return false if that did not happen within {@code nanos}
      */
     @Override
     public boolean awaitClose(long nanos) throws InterruptedException {
-        Thread self = Thread.currentThread();
-        return isWorkerThread(self) ? awaitOtherWorkers(self, nanos) : awaitTermination(nanos);
+        final long deadline = deadline(nanos);
+        Worker self = workerOf(Thread.currentThread());
+        if (self == null) {
+            return awaitTermination(nanos);
+        }
+        closing(self);
+        return awaitOnlyClosers(deadline);
     }
 
-    /** Whether {@code t} is the thread of a live worker of this pool. */
-    boolean isWorkerThread(Thread t) {
+    /** The live worker of this pool whose thread is {@code t}, or null. */
+    Worker workerOf(Thread t) {
         for (Worker w : live) {
             if (w.thread() == t) { // a worker's own thread always sees its current thread field
-                return true;
+                return w;
             }
         }
-        return false;
+        return null;
     }
 
     /**
-     * Waits until the calling worker {@code self} is the only one counted in {@code running}: joins the threads
-     * of the other live workers, then checks the count again. A worker that is counted but has no live thread
-     * to join (being started, or between leaving {@link #live} and giving its count back) is waited for with
-     * {@link Thread#yield()}; that window spans a thread start at most.
+     * Counts the task that {@code w}, the calling thread's worker, runs as closing the pool until it ends
+     * ({@link #closingTaskEnded}), so that other tasks closing the pool do not wait for it, nor it for them.
      */
-    private boolean awaitOtherWorkers(Thread self, long nanos) throws InterruptedException {
-        final long deadline = deadline(nanos);
-        ArrayList<Thread> others = new ArrayList<>();
-        while (running > 1) {
-            for (Worker w : live) {
-                Thread t = w.thread();
-                if (t != self && t != null && t.isAlive()) {
-                    others.add(t);
+    void closing(Worker w) {
+        lock.lock();
+        try {
+            if (!w.closing) {
+                w.closing = true;
+                closers++;
+                if (running <= closers) {
+                    termination.broadcast();
                 }
             }
-            for (Thread t : others) {
-                if (!t.join(Duration.ofNanos(Math.max(0L, deadline - System.nanoTime())))) {
-                    return false;
-                }
-            }
-            if (others.isEmpty()) {
-                if (deadline - System.nanoTime() <= 0L) {
-                    return false;
-                }
-                if (Thread.interrupted()) {
-                    throw new InterruptedException();
-                }
-                Thread.yield();
-            }
-            others.clear();
+        } finally {
+            lock.unlock();
         }
-        return true;
+    }
+
+    /** Called by a worker whose task had called {@link #closing}, once that task has ended. */
+    void closingTaskEnded(Worker w) {
+        lock.lock();
+        try {
+            w.closing = false;
+            closers--;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until every worker counted in {@code running} runs a task that is closing the pool: no other task
+     * runs, nor will while the pool stays closed.
+     *
+     * @param deadline a {@link System#nanoTime()} value
+     * @return false if that did not happen before the deadline
+     */
+    boolean awaitOnlyClosers(long deadline) throws InterruptedException {
+        lock.lock();
+        try {
+            while (running > closers) {
+                long rem = deadline - System.nanoTime();
+                if (rem <= 0L) {
+                    return false;
+                }
+                termination.await(rem, TimeUnit.NANOSECONDS);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
     }
 }

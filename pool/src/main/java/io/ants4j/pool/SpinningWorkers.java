@@ -12,7 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * wake-up of an idle carrier (microseconds); a payload written into a word that a running thread spins on
  * costs a few cache-line transfers. Go's scheduler keeps "spinning" threads for the same reason. The lane
  * changes nothing a pool promises: a payload goes only to a worker that is free, never behind another task,
- * and no worker is started here, so {@code running <= capacity} is untouched.
+ * and no worker is started here, so {@code running <= capacity} is untouched. Nor does it let a submission
+ * overtake a waiting submitter: the pool skips the lane while submitters wait, and a spinning worker stops as
+ * soon as one waits in its pool ({@link #spin}), so that reverting it hands it to the longest waiter.
  *
  * <p>Everything happens in one word, {@link #slot}, so that a hand-off moves as few cache lines as possible
  * between the submitter's core and the worker's:
@@ -55,6 +57,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * submitter's actions before the hand-off happen-before the payload runs.
  */
 final class SpinningWorkers {
+
+    /** The pool of a worker in the lane, as the lane sees it. */
+    interface Owner {
+        /** Whether a submitter waits in this pool: its worker then stops spinning, to serve it by reverting. */
+        boolean hasWaiters();
+    }
 
     /** Returned to a worker that must take the slow path (revert and park). */
     static final Object NONE = new Object() {
@@ -153,13 +161,15 @@ final class SpinningWorkers {
     }
 
     /**
-     * Called by a worker that has finished a payload and may take another: spins in the lane for one.
+     * Called by a worker that has finished a payload and may take another: spins in the lane for one, and
+     * stops as soon as a submitter waits in the worker's own pool (which the worker then serves by reverting).
      *
-     * @param last the payload it has just run if that came from the lane (the worker is hot), else
-     *             {@link #NONE}
+     * @param last  the payload it has just run if that came from the lane (the worker is hot), else
+     *              {@link #NONE}
+     * @param owner the worker's pool
      * @return the next payload; or {@link #NONE}, and then the worker has left the lane
      */
-    Object spin(Object last) {
+    Object spin(Object last, Owner owner) {
         if (last != NONE) {
             SLOT.setRelease(this, SPINNING); // hot: it owns the slot and holds a token already
         } else if (!takeToken()) {
@@ -168,7 +178,7 @@ final class SpinningWorkers {
             IN_LANES.decrementAndGet();
             return NONE; // another worker is in the lane
         }
-        for (int i = 0; i < WORKER_SPINS; i++) {
+        for (int i = 0; i < WORKER_SPINS && !owner.hasWaiters(); i++) {
             Object v = SLOT.getAcquire(this);
             if (v != SPINNING) {
                 return v == NULL ? null : v;

@@ -29,8 +29,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Life cycle: a worker is made with its first payload already in the slot and lives as long as one thread:
  * {@link #newThread} asks the pool's factory for it and {@link #start} starts it. The thread loops run, spin
  * for a while in the pool's {@linkplain SpinningWorkers fast lane} (taking payloads there as long as they keep
- * coming), {@link PoolCore#revertWorker revert} (back onto the idle queue), wait for the next payload; it ends
- * on {@code STOP} or when revert refuses (pool closed or above capacity). A worker that leaves the loop while
+ * coming), {@link PoolCore#revertWorker revert} (take the payload of the longest waiting submitter, or go
+ * back onto the idle queue and wait for the next payload); it ends on {@code STOP}, which revert also returns
+ * when it refuses the worker (pool closed or above capacity). A worker that leaves the loop while
  * hot in the lane (only an unexpected throwable can make it) gives the lane back first. Its last-used stamp
  * {@link #lastUsed} and its link {@link #nextExited} are written and read only under the pool lock.
  */
@@ -87,6 +88,12 @@ final class Worker implements Runnable {
 
     /** The next worker in the pool's list of exited workers; guarded by the pool lock. */
     Worker nextExited;
+
+    /**
+     * Whether the current task has called {@code close()} on the pool ({@link PoolCore#closing}); written under
+     * the pool lock by the worker's own thread, the only thread that reads it.
+     */
+    boolean closing;
 
     /** A worker whose thread will run {@code first} before anything else. */
     Worker(PoolCore pool, Object first) {
@@ -153,17 +160,19 @@ final class Worker implements Runnable {
             Object payload = take();
             while (payload != STOP) {
                 pool.runPayload(payload);
+                if (closing) {
+                    pool.closingTaskEnded(this);
+                }
                 payload = pool.nextFromLane(fromLane);
                 fromLane = payload;
                 if (payload == SpinningWorkers.NONE) {
-                    if (!pool.revertWorker(this)) {
-                        counted = false;
-                        return;
+                    payload = pool.revertWorker(this); // a waiting submitter's payload, NONE, or STOP
+                    if (payload == SpinningWorkers.NONE) {
+                        payload = take();
                     }
-                    payload = take();
                 }
             }
-            counted = false; // whoever sent STOP took the worker off the idle queue and gave back its count
+            counted = false; // whoever sent STOP, revert included, gave back the worker's count
         } finally {
             if (fromLane != SpinningWorkers.NONE) {
                 pool.leaveLane();

@@ -14,6 +14,12 @@ import java.util.concurrent.TimeoutException;
  * and never exceeds {@link #cap()} unless the capacity was {@linkplain #tune tuned} down while more workers
  * were alive.
  *
+ * <p>Submitters that wait for a worker are served first come, first served: a worker that finishes its task,
+ * or a worker slot that frees up (a worker retired, the capacity {@linkplain #tune raised}), goes to the
+ * submitter that has waited longest, and a submission never takes a worker while another submitter waits,
+ * also when it would not wait itself ({@code tryExecute} with a zero timeout). In a multi-pool this holds per
+ * sub-pool: a submitter waits in the sub-pool the balancing picked.
+ *
  * <p>Life cycle: a pool is open when made. {@link #release()} closes it (new work is rejected with
  * {@link PoolClosedException}, running tasks finish, idle workers stop); it has terminated once it is closed
  * and no worker is left; {@link #releaseTimeout} also waits for every thread of the pool to end;
@@ -85,7 +91,8 @@ public interface WorkerPool extends AutoCloseable {
 
     /**
      * Changes the capacity. Ignored for unlimited and pre-allocated pools and for {@code size <= 0}. Growing
-     * wakes that many blocked submitters; shrinking lets surplus workers exit as they finish their tasks.
+     * serves up to that many more blocked submitters, those that have waited longest first; shrinking lets
+     * surplus workers exit as they finish their tasks.
      *
      * @param size the new capacity
      */
@@ -128,8 +135,9 @@ public interface WorkerPool extends AutoCloseable {
 
     /**
      * Closes the pool: new submissions are rejected with {@link PoolClosedException}, blocked submitters
-     * wake up with {@link PoolClosedException}, running tasks finish, idle workers stop. Does not wait.
-     * Calling it on a closed pool does nothing.
+     * wake up with {@link PoolClosedException} (also when a {@link #reboot()} follows before they wake: their
+     * tasks never run), running tasks finish, idle workers stop. Does not wait. Calling it on a closed pool
+     * does nothing.
      */
     void release();
 
@@ -160,12 +168,13 @@ public interface WorkerPool extends AutoCloseable {
      * calling it again is harmless.
      *
      * <p>Called from a task running on this pool, {@code close} cannot wait for the pool to terminate, since
-     * that needs the calling task to end: it releases the pool, waits until every other task has ended, and
-     * returns; the pool terminates once the calling task returns. (A JDK executor's {@code close} waits for the
-     * calling task forever.)
+     * that needs the calling task to end: it releases the pool, waits until every other task has ended except
+     * those that are themselves calling {@code close} on this pool (or have called it), and returns; the pool
+     * terminates once the calling tasks return. So several tasks may close their own pool at once, and none
+     * waits for another. (A JDK executor's {@code close} waits for the calling task forever.)
      *
-     * <p>Memory consistency effects: the actions of every task of the pool, other than the calling one,
-     * happen-before {@code close} returns.
+     * <p>Memory consistency effects: the actions of every task of the pool, other than the calling one and the
+     * other tasks that called {@code close} on it, happen-before {@code close} returns.
      */
     @Override
     void close();

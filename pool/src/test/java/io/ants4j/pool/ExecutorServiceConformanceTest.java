@@ -869,6 +869,51 @@ class ExecutorServiceConformanceTest {
         }
     }
 
+    /**
+     * Two tasks that close their own pool at the same time do not wait for each other (each would wait for the
+     * other to end, for ever): each waits for every task that is not itself closing the pool, then returns. On a
+     * round-robin multi-pool the two closers run in different sub-pools.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void twoTasksClosingTheirOwnPoolWaitForTheOthersButNotForEachOther(Kind kind) throws Exception {
+        ExecutorService es = kind.make(3);
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch closersRunning = new CountDownLatch(2);
+        AtomicInteger othersDone = new AtomicInteger();
+        try {
+            es.execute(() -> {
+                started.countDown();
+                block(gate);
+                othersDone.incrementAndGet();
+            });
+            await(started);
+            List<Future<Integer>> closers = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                closers.add(es.submit(() -> {
+                    closersRunning.countDown();
+                    await(closersRunning);
+                    es.close();
+                    return othersDone.get();
+                }));
+            }
+            eventually("close shuts the pool down", es::isShutdown);
+            for (Future<Integer> closer : closers) {
+                assertFalse(closer.isDone(), "close returned while another task still ran");
+            }
+            gate.countDown();
+            for (Future<Integer> closer : closers) {
+                assertEquals(1, closer.get(BOUND.toMillis(), MILLISECONDS),
+                        "close returned before the other task ended");
+            }
+            assertTrue(es.awaitTermination(WAIT.toMillis(), MILLISECONDS));
+        } finally {
+            gate.countDown();
+            terminate(es);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
     void closeFromInsideTheOnlyTaskReturnsAtOnce(Kind kind) throws Exception {

@@ -10,16 +10,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ants4j.pool.PoolKinds.Kind;
+import io.ants4j.pool.PoolKinds.Tested;
+import io.ants4j.pool.PoolKinds.Threads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The life cycle of the pools: release, reboot, tune, termination, and their background threads. */
@@ -159,6 +165,120 @@ class LifecycleTest {
         purging.release();
         assertEquals(List.of(), purging.backgroundThreads());
         assertTrue(purging.awaitTermination(WAIT.toNanos()));
+    }
+
+    // ---------------------------------------------------------------- shutdownNow, then reboot
+
+    private static PoolOptions platformNoPurge() {
+        return PoolOptions.builder().disablePurge(true).threadFactory(Thread.ofPlatform().daemon(true).factory())
+                .build();
+    }
+
+    /**
+     * An interrupt from {@code shutdownNow} is for the tasks of before the reboot: a task submitted after
+     * {@code shutdownNow(); reboot()} starts uninterrupted, also on the worker that was spinning in the fast
+     * lane when the interrupt came (it is neither idle nor running a task).
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("io.ants4j.pool.PoolKinds#kindsAndThreads")
+    void aTaskSubmittedAfterShutdownNowAndRebootStartsUninterrupted(Kind kind, Threads threads)
+            throws Exception {
+        PoolOptions.Builder b = PoolOptions.builder().disablePurge(true);
+        if (threads == Threads.PLATFORM) {
+            b.threadFactory(Thread.ofPlatform().daemon(true).factory());
+        }
+        Tested t = kind.make(2, b.build());
+        AbstractWorkerPool pool = (AbstractWorkerPool) t.pool();
+        int interrupted = 0;
+        for (int i = 0; i < 200; i++) {
+            CountDownLatch ran = new CountDownLatch(1);
+            t.submit().accept(ran::countDown); // its worker then spins in the fast lane for a while
+            await(ran);
+            pool.releaseNow();
+            pool.reboot();
+            AtomicBoolean startedInterrupted = new AtomicBoolean();
+            CountDownLatch checked = new CountDownLatch(1);
+            t.submit().accept(() -> {
+                startedInterrupted.set(Thread.currentThread().isInterrupted());
+                checked.countDown();
+            });
+            await(checked);
+            if (startedInterrupted.get()) {
+                interrupted++;
+            }
+        }
+        assertEquals(0, interrupted, "tasks submitted after the reboot that started interrupted, of 200");
+        pool.releaseTimeout(WAIT);
+    }
+
+    /**
+     * A reboot racing {@code shutdownNow} (the reboot follows the close at once, while the interrupts may still
+     * be on their way): a task submitted after the reboot returned is never interrupted, neither when it starts
+     * nor while it runs, and the reopened pool does not go on interrupting the tasks it starts.
+     */
+    @ParameterizedTest(name = "multi={0}")
+    @ValueSource(booleans = {false, true})
+    void aTaskSubmittedAfterARebootThatRacedShutdownNowIsNeverInterrupted(boolean multi) throws Exception {
+        int busy = 64; // a long walk: the interrupts take a while to reach every worker
+        // room for the probe and for the last round's probe worker, which may still be counted; in a multi-pool,
+        // in each sub-pool, since the probe waits in the sub-pool the balancing picks
+        ExecutorService es = multi
+                ? MultiPool.newMultiPool(2, busy / 2 + 2, LoadBalancing.LEAST_TASKS, platformNoPurge())
+                : Pool.newPool(busy + 2, platformNoPurge());
+        WorkerPool pool = (WorkerPool) es;
+        CountDownLatch end = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(busy);
+        for (int i = 0; i < busy; i++) {
+            es.execute(() -> { // ignores the interrupts of every shutdownNow
+                running.countDown();
+                while (end.getCount() > 0) {
+                    try {
+                        end.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                        return;
+                    } catch (InterruptedException e) {
+                        // the next round interrupts again
+                    }
+                }
+            });
+        }
+        await(running);
+        int interrupted = 0;
+        try {
+            for (int round = 0; round < 300; round++) {
+                AtomicBoolean shutdownNowReturned = new AtomicBoolean();
+                AtomicBoolean probeInterrupted = new AtomicBoolean();
+                CountDownLatch probed = new CountDownLatch(1);
+                Runnable probe = () -> {
+                    long deadline = System.nanoTime() + WAIT.toNanos();
+                    while (!shutdownNowReturned.get() && deadline - System.nanoTime() > 0L) {
+                        if (Thread.currentThread().isInterrupted()) {
+                            probeInterrupted.set(true);
+                        }
+                        Thread.onSpinWait();
+                    }
+                    if (Thread.currentThread().isInterrupted()) {
+                        probeInterrupted.set(true);
+                    }
+                    probed.countDown();
+                };
+                race(() -> {
+                    spinUntil("the shutdown has begun", pool::isClosed);
+                    pool.reboot();
+                    es.execute(probe);
+                }, () -> {
+                    es.shutdownNow();
+                    shutdownNowReturned.set(true);
+                });
+                await(probed);
+                if (probeInterrupted.get()) {
+                    interrupted++;
+                }
+            }
+        } finally {
+            end.countDown();
+        }
+        assertEquals(0, interrupted, "tasks submitted after the reboot that were interrupted, of 300");
+        pool.releaseTimeout(WAIT);
     }
 
     // ---------------------------------------------------------------- termination

@@ -16,6 +16,9 @@ import org.junit.jupiter.api.Test;
 /** The fast lane: hand-off against withdrawal, null payloads, and no task behind a busy hot worker. */
 class SpinningWorkersTest {
 
+    /** The pool of the test's workers, where no submitter waits. */
+    private static final SpinningWorkers.Owner NO_WAITERS = () -> false;
+
     @Test
     void emptyLaneRefusesAtOnce() {
         SpinningWorkers lane = new SpinningWorkers();
@@ -26,7 +29,7 @@ class SpinningWorkersTest {
     @Test
     void workerThatSpinsOutLeavesAndLaneIsEmptyAgain() {
         SpinningWorkers lane = new SpinningWorkers();
-        assertSame(SpinningWorkers.NONE, lane.spin(SpinningWorkers.NONE));
+        assertSame(SpinningWorkers.NONE, lane.spin(SpinningWorkers.NONE, NO_WAITERS));
         assertFalse(lane.hasSpinner());
         assertFalse(lane.tryHand("x"));
     }
@@ -45,7 +48,7 @@ class SpinningWorkersTest {
         Thread worker = Thread.ofPlatform().start(() -> {
             Object last = SpinningWorkers.NONE;
             while (submitterDone.getCount() > 0 || last != SpinningWorkers.NONE) {
-                Object p = lane.spin(last);
+                Object p = lane.spin(last, NO_WAITERS);
                 if (p == null) {
                     nulls.incrementAndGet();
                 } else if (p != SpinningWorkers.NONE) {
@@ -115,7 +118,7 @@ class SpinningWorkersTest {
         }
         assertEquals(budget, SpinningWorkers.inLanes());
         SpinningWorkers other = new SpinningWorkers();
-        assertSame(SpinningWorkers.NONE, other.spin(SpinningWorkers.NONE));
+        assertSame(SpinningWorkers.NONE, other.spin(SpinningWorkers.NONE, NO_WAITERS));
         assertEquals(budget, SpinningWorkers.inLanes());
 
         hot[0].leave();
@@ -175,7 +178,7 @@ class SpinningWorkersTest {
         long deadline = System.nanoTime() + TestSupport.WAIT.toNanos();
         for (;;) {
             AtomicReference<Object> got = new AtomicReference<>();
-            Thread t = Thread.ofPlatform().start(() -> got.set(lane.spin(SpinningWorkers.NONE)));
+            Thread t = Thread.ofPlatform().start(() -> got.set(lane.spin(SpinningWorkers.NONE, NO_WAITERS)));
             boolean handed = false;
             while (t.isAlive() && !(handed = lane.tryHand(payload))) {
                 Thread.onSpinWait();

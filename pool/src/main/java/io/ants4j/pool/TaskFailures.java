@@ -1,0 +1,74 @@
+package io.ants4j.pool;
+
+import java.util.function.Consumer;
+
+/**
+ * Where the failures of one pool's tasks go: the {@linkplain PoolOptions#panicHandler() panic handler}, else the
+ * {@linkplain PoolOptions#logger() logger} at {@code ERROR}, else the worker thread's uncaught-exception
+ * handler. Never throws, so a failure cannot end a worker.
+ *
+ * <p>Implementation notes. A handler that throws is logged with the task's throwable suppressed in what it threw
+ * (unless it rethrew that very throwable); a logger that throws hands the throwable to the uncaught-exception
+ * handler with the logger's failure suppressed. Adding a suppressed throwable may itself fail (no memory, a
+ * cycle): the report goes out without it.
+ */
+final class TaskFailures {
+    private final String pool;
+    private final PoolOptions options;
+
+    /** The failures of the pool named {@code pool}, reported as {@code options} say. */
+    TaskFailures(String pool, PoolOptions options) {
+        this.pool = pool;
+        this.options = options;
+    }
+
+    /** Hands a task's failure to the panic handler, or logs it; never throws. */
+    void report(Throwable failure) {
+        Consumer<? super Throwable> handler = options.panicHandler();
+        if (handler == null) {
+            log(failure, null);
+            return;
+        }
+        try {
+            handler.accept(failure);
+        } catch (Throwable handlerFailure) {
+            if (handlerFailure != failure) { // a handler that rethrows the task's throwable reports it as it is
+                suppress(handlerFailure, failure);
+            }
+            log(handlerFailure, "the panicHandler of " + pool + " threw while handling a task failure");
+        }
+    }
+
+    /**
+     * Logs {@code t} at {@code ERROR} ({@code message} null: a task failure); if the logger throws, hands
+     * {@code t} to the worker thread's uncaught-exception handler instead, as if the thread had died of it.
+     */
+    private void log(Throwable t, String message) {
+        try {
+            if (message == null) {
+                options.logger().log(System.Logger.Level.ERROR,
+                        () -> "task failed in " + pool + " worker " + Thread.currentThread().getName(), t);
+            } else {
+                options.logger().log(System.Logger.Level.ERROR, message, t);
+            }
+        } catch (Throwable loggerFailure) {
+            if (loggerFailure != t) {
+                suppress(t, loggerFailure);
+            }
+            Thread self = Thread.currentThread();
+            try {
+                self.getUncaughtExceptionHandler().uncaughtException(self, t);
+            } catch (Throwable lastResort) {
+                // nowhere left to report to
+            }
+        }
+    }
+
+    private static void suppress(Throwable into, Throwable suppressed) {
+        try {
+            into.addSuppressed(suppressed);
+        } catch (Throwable cannot) {
+            // no memory for the suppressed list, or a cycle the JDK refuses: report without it
+        }
+    }
+}
