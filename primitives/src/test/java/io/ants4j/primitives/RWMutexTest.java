@@ -6,11 +6,13 @@ import static io.ants4j.primitives.Threads.start;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -232,6 +234,34 @@ class RWMutexTest {
     @ValueSource(strings = {"reader", "writer"})
     void outOfMemoryErrorWhenAllocatingTheNodeUndoesTheWait(String who) throws Exception {
         LockTests.runOutOfMemoryProbe(who);
+    }
+
+    /**
+     * The write lock's tryLock() is the inner Mutex's tryLock and one CAS from the unlocked word:
+     * it too must succeed whenever the lock is free, while writers that wait on the inner Mutex
+     * time out and are woken.
+     */
+    @Test
+    void writeTryLockSucceedsWhenFreeWhileWritersComeAndGo() throws Exception {
+        RWMutex rw = new RWMutex();
+        Mutex writers = writersOf(rw);
+        Lock write = rw.writeLock();
+        assertNull(LockTests.tryLockFalseWhileFree(write, writers::isLocked, write::tryLock, Duration.ofSeconds(3)));
+    }
+
+    /** The same race made frequent: another thread flips the inner Mutex's WOKEN bit all the time. */
+    @Test
+    void writeTryLockSucceedsWhenFreeWhileTheWordChanges() throws Exception {
+        RWMutex rw = new RWMutex();
+        Lock write = rw.writeLock();
+        assertNull(LockTests.tryLockFalseWhileTheWordChanges(writersOf(rw), 1 << 1, write::tryLock, write, Duration.ofMillis(1_500)));
+        assertTrue(write.tryLock());
+    }
+
+    /** The Mutex that writers queue on. */
+    private static Mutex writersOf(RWMutex rw) throws ReflectiveOperationException {
+        return (Mutex) MethodHandles.privateLookupIn(RWMutex.class, MethodHandles.lookup())
+                .findVarHandle(RWMutex.class, "writers", Mutex.class).get(rw);
     }
 
     /** The documented bound on read holds, held or waited for: Go's rwmutexMaxReaders (2^30) less one. */
