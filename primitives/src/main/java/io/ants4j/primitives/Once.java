@@ -291,6 +291,8 @@ public final class Once {
         private static final class Waiter {
             final Thread thread;
             Object next;
+            /** The thread calling the function: the bottom of the stack, copied up so that finding it takes one read. */
+            Object caller;
 
             Waiter(Thread thread) {
                 this.thread = thread;
@@ -359,6 +361,7 @@ public final class Once {
                         return;
                     }
                     node.next = s;
+                    node.caller = caller(s);
                     if (STATE.compareAndSet(this, s, node)) {
                         break;
                     }
@@ -376,10 +379,7 @@ public final class Once {
 
         /** The thread at the bottom of a running call's state: the one calling the function. */
         private static Object caller(Object s) {
-            while (s instanceof Waiter w) {
-                s = w.next;
-            }
-            return s;
+            return s instanceof Waiter w ? w.caller : s;
         }
 
         /** "not computed", "failed: " and the throwable, or "done" (a func) or "value=" and the value. */
