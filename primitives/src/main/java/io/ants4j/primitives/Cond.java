@@ -174,8 +174,9 @@ public final class Cond {
         int holds = lock instanceof ReentrantLock r ? r.getHoldCount()
                 : lock instanceof ReentrantReadWriteLock.WriteLock w ? w.getHoldCount() : 1;
         if (holds > 1) {
-            throw new IllegalMonitorStateException("Cond.await would release one of " + holds + " holds of "
-                    + (lock instanceof ReentrantLock ? "a ReentrantLock" : "a read-write lock's write lock") + " and deadlock");
+            String what = lock instanceof ReentrantLock ? "a ReentrantLock" : "a read-write lock's write lock";
+            throw new IllegalMonitorStateException(
+                    "Cond.await would release one of " + holds + " holds of " + what + " and deadlock");
         }
         WaitQueue.Waiter w;
         queue.lock.lock();

@@ -291,7 +291,7 @@ public final class Once {
         private static final class Waiter {
             final Thread thread;
             Object next;
-            /** The thread calling the function: the bottom of the stack, copied up so that finding it takes one read. */
+            /** The calling thread, the bottom of the stack, copied up so that finding it takes one read. */
             Object caller;
 
             Waiter(Thread thread) {
