@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * A condition variable over any {@link Lock}: a rendezvous point for threads waiting for, or
@@ -29,6 +30,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code broadcast} chose this thread, an interrupt, or a timeout. Still re-check the state in a
  * loop: another thread may have changed it between the wake-up and the re-acquisition of the lock.
  * A thread may call {@code signal} and {@code broadcast} with or without holding the lock.
+ *
+ * <p>A thread that calls {@code await} must hold the lock once: {@code await} releases one hold
+ * and parks, so a second hold would keep the lock from every thread that could signal (a
+ * deadlock). Where the hold count is known, a {@link ReentrantLock} or a
+ * {@link ReentrantReadWriteLock}'s write lock held more than once, {@code await} refuses with
+ * {@link IllegalMonitorStateException} and leaves the holds as they were.
  *
  * <p><b>Wake-ups are never lost.</b> Whether a waiter was chosen by a {@code signal} or gave up
  * (interrupt, timeout) is decided atomically: a waiter that gives up first is skipped and the
@@ -90,7 +97,9 @@ public final class Cond {
      * @throws InterruptedException if the thread is interrupted before being signalled (or was
      *     interrupted on entry); the lock is held again when it is thrown
      * @throws IllegalMonitorStateException (or whatever the lock's {@code unlock} throws) if the
-     *     calling thread does not hold the lock; the thread is then not left waiting
+     *     calling thread does not hold the lock, or holds a {@link ReentrantLock} or a
+     *     {@link ReentrantReadWriteLock}'s write lock more than once; the thread is then not left
+     *     waiting and its holds are unchanged
      * @throws OutOfMemoryError (or any other error) if the wait cannot be set up or continued; the
      *     lock is held again and the thread is not left waiting, so a caller's {@code finally} can
      *     restore its state and release the lock
@@ -111,6 +120,7 @@ public final class Cond {
      * @param unit the unit of {@code timeout}
      * @return {@code true} if signalled, {@code false} if the timeout elapsed first
      * @throws InterruptedException if the thread is interrupted before being signalled
+     * @throws IllegalMonitorStateException as {@link #await()}
      * @throws NullPointerException if {@code unit} is null
      */
     public boolean await(long timeout, TimeUnit unit) throws InterruptedException {
@@ -128,6 +138,8 @@ public final class Cond {
     /**
      * Like {@link #await()}, but keeps waiting if interrupted; the interrupt status is set again
      * when it returns.
+     *
+     * @throws IllegalMonitorStateException as {@link #await()}
      */
     public void awaitUninterruptibly() {
         await(false, false, 0L);
@@ -159,9 +171,12 @@ public final class Cond {
 
     /** Returns the wake status, {@link WaitQueue#TIMED_OUT} or {@link WaitQueue#INTERRUPTED}. */
     private int await(boolean interruptible, boolean timed, long deadline) {
-        if (lock instanceof ReentrantLock r && r.getHoldCount() > 1) {
+        int holds = lock instanceof ReentrantLock r ? r.getHoldCount()
+                : lock instanceof ReentrantReadWriteLock.WriteLock w ? w.getHoldCount() : 1;
+        if (holds > 1) {
+            String what = lock instanceof ReentrantLock ? "a ReentrantLock" : "a read-write lock's write lock";
             throw new IllegalMonitorStateException(
-                    "Cond.await would release one of " + r.getHoldCount() + " holds of a ReentrantLock and deadlock");
+                    "Cond.await would release one of " + holds + " holds of " + what + " and deadlock");
         }
         WaitQueue.Waiter w;
         queue.lock.lock();

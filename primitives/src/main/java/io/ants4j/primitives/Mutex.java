@@ -53,8 +53,11 @@ public final class Mutex implements Lock {
      * Implementation notes (Go's internal/sync/mutex.go).
      *
      * One int word: LOCKED, WOKEN and STARVING bits and, above them, the number of waiters: threads
-     * that counted themselves in and have not been woken yet. lock() is one read and one CAS
-     * that sets LOCKED whenever neither LOCKED nor STARVING is set, unlock() one read and one CAS
+     * that counted themselves in and have not been woken yet. tryLock(), and so the first attempt
+     * of lock(), is one read and one CAS that sets LOCKED whenever neither LOCKED nor STARVING is
+     * set; the CAS is retried as long as the word still shows the lock free, because waiters change
+     * the word without holding the lock (counting in, leaving, WOKEN) and Lock.tryLock must take a
+     * free lock (Go's TryLock makes one attempt and may fail then). unlock() is one read and one CAS
      * that clears LOCKED when STARVING is not set (and then wakes a waiter if one is needed);
      * everything else is acquire() and unlockStarving(), which follow Go's lockSlow/unlockSlow.
      * Go's fast paths are a CAS from 0 and an atomic add: under contention the word almost always
@@ -174,14 +177,23 @@ public final class Mutex implements Lock {
 
     /**
      * Acquires the lock only if it is free at the time of the call and not being handed to a
-     * waiter (starvation mode).
+     * waiter (starvation mode). Unlike Go's {@code TryLock}, it does not fail because waiters
+     * arrive, leave or are woken meanwhile: a free lock is taken.
      *
      * @return {@code true} if the lock was acquired
      */
     @Override
     public boolean tryLock() {
-        int s = state();
-        return (s & (LOCKED | STARVING)) == 0 && STATE.compareAndSet(this, s, s | LOCKED);
+        for (;;) {
+            int s = state();
+            if ((s & (LOCKED | STARVING)) != 0) {
+                return false;
+            }
+            if (STATE.compareAndSet(this, s, s | LOCKED)) {
+                return true;
+            }
+            // The word changed, but the lock may still be free: a waiter came, left or was woken.
+        }
     }
 
     /**

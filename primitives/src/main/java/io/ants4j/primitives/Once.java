@@ -3,7 +3,7 @@ package io.ants4j.primitives;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -106,31 +106,31 @@ public final class Once {
 
     /**
      * Returns a {@link Runnable} that runs {@code action} only the first time it is called: Go's
-     * {@code OnceFunc}. Concurrent callers wait for the first call to finish. If {@code action}
-     * throws, every call, the first and all later ones, throws that same throwable instance.
-     * The returned runnable drops its reference to {@code action} once it has run. It works even
-     * if it reaches other threads through a data race.
+     * {@code OnceFunc}. Concurrent callers wait for the first call to finish (uninterruptibly: an
+     * interrupt is kept, not acted on). If {@code action} throws, every call, the first and all
+     * later ones, throws that same throwable instance. Calling the runnable from inside
+     * {@code action} throws {@link IllegalStateException} (Go deadlocks). The returned runnable
+     * drops its reference to {@code action} once it has run. It works even if it reaches other
+     * threads through a data race. It costs two small objects and no lock.
      *
      * @param action the action to run once
      * @return a runnable that runs {@code action} at most once
      * @throws NullPointerException if {@code action} is null
      */
     public static Runnable func(Runnable action) {
-        Objects.requireNonNull(action, "action");
-        return new OnceValue<Void>(() -> {
-            action.run();
-            return null;
-        });
+        return new OnceFunc(Objects.requireNonNull(action, "action"));
     }
 
     /**
      * Returns a {@link Supplier} that calls {@code supplier} only the first time it is called and
      * then returns the same value every time: Go's {@code OnceValue}. Concurrent callers wait for
-     * the first call to finish. If {@code supplier} throws, every call throws that same throwable
-     * instance. The returned supplier drops its reference to {@code supplier} once it has run.
+     * the first call to finish (uninterruptibly: an interrupt is kept, not acted on). If
+     * {@code supplier} throws, every call throws that same throwable instance. Calling the
+     * returned supplier from inside {@code supplier} throws {@link IllegalStateException} (Go
+     * deadlocks). The returned supplier drops its reference to {@code supplier} once it has run.
      * Once the value is computed, a call is one acquire read (a few reads if the value is
      * {@code null}; no lock, no allocation either way). The returned supplier works even if it
-     * reaches other threads through a data race.
+     * reaches other threads through a data race. It costs two small objects and no lock.
      *
      * @param supplier computes the value; may return {@code null}
      * @param <T> the type of the value
@@ -152,48 +152,68 @@ public final class Once {
     }
 
     /**
-     * The state behind {@link #func} and {@link #value}.
-     *
-     * <p>The fast path of {@link #get} is the shape of a volatile holder's: one acquire read of
-     * {@code value}, which is {@code null} until the supplier has returned, and a test for null.
-     * {@link #run} (for {@link #func}, whose value is always {@code null}) tests a boolean of its
-     * own instead, {@code succeeded}, which JMH measured cheaper than a compare with a sentinel.
-     * Both are written with release semantics after the result, so a caller that reads them set
-     * sees what the supplier did. A failed or unfinished computation leaves them unset and takes
-     * the slow path, which goes through {@code once} and its happens-before edge; so does every
-     * call when the supplier returned {@code null}: a few more reads ({@link Once#isDone} first),
-     * no lock, no allocation.
-     *
-     * <p>Both fast-path fields start at their defaults and the supplier is reached through a final
-     * field, so an instance published through a data race works too: a thread that sees none of
-     * the constructor's writes but those to final fields (JLS 17.5) reads the fast-path fields
-     * unset, takes the slow path, and finds the supplier if it is the one to compute.
+     * Go's {@code OnceFunc}: {@link #run} is one acquire read of {@code succeeded} once the action
+     * has returned (a boolean, which JMH measured cheaper than a compare with a sentinel); until
+     * then, and for ever if it threw, calls go to {@link Lazy}. The flag starts at its default, so
+     * a racily published instance takes the slow path.
      */
-    private static final class OnceValue<T> implements Supplier<T>, Runnable {
-        private static final VarHandle VALUE;
+    private static final class OnceFunc implements Runnable {
         private static final VarHandle SUCCEEDED;
 
         static {
             try {
-                MethodHandles.Lookup lookup = MethodHandles.lookup();
-                VALUE = lookup.findVarHandle(OnceValue.class, "value", Object.class);
-                SUCCEEDED = lookup.findVarHandle(OnceValue.class, "succeeded", boolean.class);
+                SUCCEEDED = MethodHandles.lookup().findVarHandle(OnceFunc.class, "succeeded", boolean.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
         }
 
-        @SuppressWarnings("unused") // accessed through VALUE
-        private volatile Object value;
+        private final Lazy lazy;
         @SuppressWarnings("unused") // accessed through SUCCEEDED
         private volatile boolean succeeded;
-        private final Once once = new Once();
-        /** Cleared by the first call, under {@code once}. */
-        private final AtomicReference<Supplier<? extends T>> supplier;
-        private Throwable failure; // published by once's release of done
+
+        OnceFunc(Runnable action) {
+            this.lazy = new Lazy(action);
+        }
+
+        @Override
+        public void run() {
+            if (!(boolean) SUCCEEDED.getAcquire(this)) {
+                lazy.call(true);
+                SUCCEEDED.setRelease(this, true);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return super.toString() + "[" + lazy.describe(true) + "]";
+        }
+    }
+
+    /**
+     * Go's {@code OnceValue}: {@link #get} is the shape of a volatile holder's, one acquire read of
+     * {@code value} and a test for null. {@code value} is set from the result once a call has
+     * returned it; a {@code null} result, a failure and an unfinished computation leave it unset,
+     * so those calls go to {@link Lazy} (a few reads once it is complete). The field starts at its
+     * default, so a racily published instance takes the slow path.
+     */
+    private static final class OnceValue<T> implements Supplier<T> {
+        private static final VarHandle VALUE;
+
+        static {
+            try {
+                VALUE = MethodHandles.lookup().findVarHandle(OnceValue.class, "value", Object.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private final Lazy lazy;
+        @SuppressWarnings("unused") // accessed through VALUE
+        private volatile Object value;
 
         OnceValue(Supplier<? extends T> supplier) {
-            this.supplier = new AtomicReference<>(supplier);
+            this.lazy = new Lazy(supplier);
         }
 
         @Override
@@ -203,42 +223,171 @@ public final class Once {
             return v != null ? (T) v : getSlow();
         }
 
-        @Override
-        public void run() {
-            if (!(boolean) SUCCEEDED.getAcquire(this)) {
-                getSlow();
-            }
-        }
-
         @SuppressWarnings("unchecked")
         private T getSlow() {
-            if (!once.isDone()) {
-                once.run(this::compute);
+            Object v = lazy.call(false);
+            if (v != null) {
+                VALUE.setRelease(this, v);
             }
-            if (failure != null) {
-                throw Once.<RuntimeException>sneakyThrow(failure);
-            }
-            return (T) VALUE.getAcquire(this);
-        }
-
-        private void compute() {
-            Supplier<? extends T> s = supplier.getAndSet(null);
-            T result;
-            try {
-                result = s.get();
-            } catch (Throwable t) {
-                failure = t;
-                return;
-            }
-            VALUE.setRelease(this, result);
-            SUCCEEDED.setRelease(this, true);
+            return (T) v;
         }
 
         @Override
         public String toString() {
-            return super.toString() + "[" + (once.isDone()
-                    ? (failure != null ? "failed: " + failure : "value=" + VALUE.getAcquire(this))
-                    : "not computed") + "]";
+            return super.toString() + "[" + lazy.describe(false) + "]";
+        }
+    }
+
+    /**
+     * The once-only call behind {@link OnceFunc} and {@link OnceValue}: one state word, no lock.
+     *
+     * <p>{@code state} is {@code null} before the first call. The first caller claims the call
+     * with a CAS from {@code null} to its own {@link Thread}, takes the function out of
+     * {@code function} (dropping the reference) and calls it. A thread that finds the call
+     * running pushes a {@link Waiter} on {@code state} with a CAS, so the word is a stack of
+     * waiters with the running thread at its bottom, and parks until the call is complete (a
+     * thread that finds itself at the bottom is calling recursively, and throws). The running
+     * thread stores the result or the throwable in {@code outcome}, then swaps {@code state} to
+     * {@link #RETURNED} or {@link #THREW} (a volatile write, after which no push can succeed) and
+     * unparks every waiter of the stack it swapped out. Nothing is allocated after the claim, so
+     * an {@link OutOfMemoryError} cannot leave a claimed call without an outcome; a waiter's node
+     * is allocated before it changes anything.
+     *
+     * <p>Racy publication: the owner reaches this object through a final field, so a thread that
+     * sees the owner sees {@code function} as the constructor wrote it (JLS 17.5), and
+     * {@code state} starts at its default, {@code null}, which is what it means.
+     *
+     * <p>Happens-before: the outcome is written before the release of {@code state}, read after
+     * an acquire read of it.
+     */
+    private static final class Lazy {
+        private static final VarHandle STATE;
+        /** {@code state} once the function has returned; {@code outcome} is the result. */
+        private static final Object RETURNED = new Object();
+        /** {@code state} once the function has thrown; {@code outcome} is the throwable. */
+        private static final Object THREW = new Object();
+
+        static {
+            try {
+                STATE = MethodHandles.lookup().findVarHandle(Lazy.class, "state", Object.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        /** The {@link Runnable} or {@link Supplier}, until the thread that calls it takes it out. */
+        private Object function;
+        /** {@code null}, the calling thread under a stack of {@link Waiter}s, {@link #RETURNED} or {@link #THREW}. */
+        @SuppressWarnings("unused") // accessed through STATE
+        private volatile Object state;
+        /** The result or the throwable; published by the release of {@code state}. */
+        private Object outcome;
+
+        Lazy(Object function) {
+            this.function = function;
+        }
+
+        /** A thread waiting for the call; {@code next} is the next waiter, or the calling thread. */
+        private static final class Waiter {
+            final Thread thread;
+            Object next;
+            /** The calling thread, the bottom of the stack, copied up so that finding it takes one read. */
+            Object caller;
+
+            Waiter(Thread thread) {
+                this.thread = thread;
+            }
+        }
+
+        /**
+         * Calls the function if no thread has, else waits until the call is complete; returns its
+         * result ({@code null} for a {@link Runnable}) or throws what it threw.
+         */
+        Object call(boolean runnable) {
+            Thread self = Thread.currentThread();
+            for (;;) {
+                Object s = STATE.getAcquire(this);
+                if (s == RETURNED) {
+                    return outcome;
+                }
+                if (s == THREW) {
+                    throw Once.<RuntimeException>sneakyThrow((Throwable) outcome);
+                }
+                if (s == null) {
+                    if (STATE.compareAndSet(this, null, self)) {
+                        return callFunction(runnable);
+                    }
+                } else if (caller(s) == self) {
+                    throw new IllegalStateException("Once.func or Once.value called from inside its own function");
+                } else {
+                    awaitCompletion(self);
+                }
+            }
+        }
+
+        private Object callFunction(boolean runnable) {
+            Object f = function;
+            function = null; // dropped before the call, as Go's OnceFunc drops f
+            Object result = null;
+            Throwable thrown = null;
+            try {
+                if (runnable) {
+                    ((Runnable) f).run();
+                } else {
+                    result = ((Supplier<?>) f).get();
+                }
+            } catch (Throwable t) {
+                thrown = t;
+            }
+            outcome = thrown == null ? result : thrown;
+            Object waiters = STATE.getAndSet(this, thrown == null ? RETURNED : THREW);
+            for (Object w = waiters; w instanceof Waiter waiter; w = waiter.next) {
+                LockSupport.unpark(waiter.thread);
+            }
+            if (thrown != null) {
+                throw Once.<RuntimeException>sneakyThrow(thrown);
+            }
+            return result;
+        }
+
+        /** Pushes a waiter and parks until the call is complete; keeps an interrupt for later. */
+        private void awaitCompletion(Thread self) {
+            Waiter node = new Waiter(self);
+            boolean interrupted = false;
+            try {
+                for (;;) {
+                    Object s = STATE.getAcquire(this);
+                    if (s == RETURNED || s == THREW) {
+                        return;
+                    }
+                    node.next = s;
+                    node.caller = caller(s);
+                    if (STATE.compareAndSet(this, s, node)) {
+                        break;
+                    }
+                }
+                for (Object s = STATE.getAcquire(this); s != RETURNED && s != THREW; s = STATE.getAcquire(this)) {
+                    LockSupport.park(this);
+                    interrupted |= Thread.interrupted();
+                }
+            } finally {
+                if (interrupted) {
+                    self.interrupt();
+                }
+            }
+        }
+
+        /** The thread at the bottom of a running call's state: the one calling the function. */
+        private static Object caller(Object s) {
+            return s instanceof Waiter w ? w.caller : s;
+        }
+
+        /** "not computed", "failed: " and the throwable, or "done" (a func) or "value=" and the value. */
+        String describe(boolean runnable) {
+            Object s = STATE.getAcquire(this);
+            return s == THREW ? "failed: " + outcome
+                    : s != RETURNED ? "not computed"
+                    : runnable ? "done" : "value=" + outcome;
         }
     }
 

@@ -31,6 +31,11 @@ import java.util.concurrent.locks.ReadWriteLock;
  * {@code lockInterruptibly} returns with the interrupt status set). Only the write lock has
  * {@link Lock#newCondition() conditions}.
  *
+ * <p>At most 2<sup>30</sup>&nbsp;&minus;&nbsp;1 read locks may be held, counting the readers that
+ * wait behind a writer. One more throws {@link Error} ({@code "Maximum lock count exceeded"}), as
+ * {@link java.util.concurrent.locks.ReentrantReadWriteLock} does at its own limit, and changes
+ * nothing; a timed {@code tryLock} throws it too, without waiting.
+ *
  * <p><b>Memory consistency effects:</b> actions before the write lock's {@code unlock()}
  * <i>happen-before</i> actions after every later acquisition of either lock; actions before a
  * read lock's {@code unlock()} happen-before actions after the next acquisition of the write lock.
@@ -68,14 +73,22 @@ public final class RWMutex implements ReadWriteLock {
      * waits for it. A thread that cannot allocate its node gives up the same way without one
      * (a release it is owed then arrives as a stored permit), passing on what it was given.
      *
+     * The bound. A writer is pending exactly when readerCount is negative, which holds only while
+     * fewer than MAX_READERS readers are counted; past that, a reader would count itself in past a
+     * waiting writer (and its unlock would throw), and past 2^31 - 1 the count would wrap. So a
+     * reader checks the count before its CAS and throws at MAX_READ_HOLDS, leaving the word as it
+     * was (Go's RLock is an atomic add and has no such check: it would need 2^30 goroutines).
+     *
      * Happens-before: the write lock is the inner Mutex plus the CASes on the word; a reader
      * either CASes or adds to the word after the writer's unlock added to it, or reads the
      * readerSem grant made after that; the writer reads readerWait 0 from the last reader's CAS,
      * or the grant made after it.
      */
 
-    /** Go's rwmutexMaxReaders: at most this many readers. */
+    /** Go's rwmutexMaxReaders: the bias a writer subtracts from readerCount. */
     private static final int MAX_READERS = 1 << 30;
+    /** Readers counted at most (in, or waiting behind a writer), so that readerCount stays below the bias. */
+    private static final int MAX_READ_HOLDS = MAX_READERS - 1;
     /** One reader in the word. */
     private static final long READER = 1L << 32;
 
@@ -164,7 +177,12 @@ public final class RWMutex implements ReadWriteLock {
 
     /** Go's RLock; returns {@link Sema#GRANTED}, {@link WaitQueue#TIMED_OUT} or {@link WaitQueue#INTERRUPTED}. */
     private int readLock(boolean interruptible, boolean timed, long deadline) {
-        if (count((long) STATE.getAndAdd(this, READER)) + 1 >= 0) {
+        long s;
+        do {
+            s = state();
+            checkReadHolds(s);
+        } while (!STATE.compareAndSet(this, s, s + READER));
+        if (count(s) + 1 >= 0) {
             return Sema.GRANTED;
         }
         return sleep(true, interruptible, timed, deadline);
@@ -176,9 +194,18 @@ public final class RWMutex implements ReadWriteLock {
             if (count(s) < 0) {
                 return false;
             }
+            checkReadHolds(s);
             if (STATE.compareAndSet(this, s, s + READER)) {
                 return true;
             }
+        }
+    }
+
+    /** Throws if one more reader in {@code s} would pass {@link #MAX_READ_HOLDS}. */
+    private static void checkReadHolds(long s) {
+        int c = count(s);
+        if ((c < 0 ? c + MAX_READERS : c) >= MAX_READ_HOLDS) {
+            throw new Error("Maximum lock count exceeded");
         }
     }
 

@@ -94,7 +94,8 @@ public final class SpinLock implements Lock {
      * Creates an unlocked spin lock whose backoff doubles from 1 up to {@code maxBackoff} yields
      * between attempts.
      *
-     * @param maxBackoff the largest number of yields between two attempts, at least 1
+     * @param maxBackoff the largest number of yields between two attempts, at least 1; any
+     *     {@code int} up to {@link Integer#MAX_VALUE} is honoured (the doubling stops at it)
      * @throws IllegalArgumentException if {@code maxBackoff < 1}
      */
     public SpinLock(int maxBackoff) {
@@ -244,6 +245,14 @@ public final class SpinLock implements Lock {
         for (int i = 0; i < backoff; i++) {
             Thread.yield();
         }
-        return backoff < maxBackoff ? Math.min(backoff << 1, maxBackoff) : backoff;
+        return nextBackoff(backoff, maxBackoff);
+    }
+
+    /**
+     * The backoff after {@code backoff} (between 1 and {@code maxBackoff}): twice as many yields,
+     * at most {@code maxBackoff}. Compared before doubling, so that it cannot overflow.
+     */
+    static int nextBackoff(int backoff, int maxBackoff) {
+        return backoff <= maxBackoff >> 1 ? backoff << 1 : maxBackoff;
     }
 }

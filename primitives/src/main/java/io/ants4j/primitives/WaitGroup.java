@@ -79,6 +79,14 @@ public final class WaitGroup {
      * path does. One CPU: no spinning. Measured on the benchmarks' fork-join of 8 tasks handed to
      * 2 threads: 25 us without spinning, 21.6 with 2^8 spins, 19.4 with 2^10; Phaser 17.7-20.3.
      *
+     * go() allocates the task it hands the executor before add(1), so an OutOfMemoryError leaves
+     * the count alone. An executor may throw from execute and still run the task later (the JDK's
+     * ThreadPoolExecutor does when it has queued the task and then fails to add a worker), so
+     * go()'s undo and the task's run race for one claim (a CAS): the winner counts the task down,
+     * the loser does nothing. A failing task is reported before done(), as Go 1.26 does
+     * (golang/go#76126; Go's panic ends the program, so Go skips Done; here the program goes on,
+     * so the count must still drop, but only after the report).
+     *
      * Happens-before: each add/done is a volatile read-modify-write of the word, so an add reads
      * the effects of all earlier ones; a waiter on the fast path reads the word, a released one
      * reads its node's status, both after the write that ended the round.
@@ -202,7 +210,8 @@ public final class WaitGroup {
     /**
      * Runs {@code task} on a new virtual thread, counted by this group: {@code add(1)} now,
      * {@code done()} when the task returns or throws. A throwable escaping the task goes to the
-     * thread's uncaught exception handler.
+     * thread's uncaught exception handler <i>before</i> the count drops, so no {@code await} this
+     * task releases returns before the failure has been reported (Go 1.26's rule).
      *
      * @param task the task to run
      * @throws NullPointerException if {@code task} is null
@@ -213,9 +222,19 @@ public final class WaitGroup {
 
     /**
      * Runs {@code task} on {@code executor}, counted by this group: {@code add(1)} now,
-     * {@code done()} when the task returns or throws. If the executor throws (for instance
-     * {@link java.util.concurrent.RejectedExecutionException}), the count is restored and the
-     * exception propagates.
+     * {@code done()} when the task returns or throws.
+     *
+     * <p>A throwable escaping the task is passed to the uncaught exception handler of the thread
+     * that runs it (inline, that is the caller of {@code go}), and only then does the count drop:
+     * no {@code await} this task releases returns before the failure has been reported (Go
+     * 1.26's rule). The throwable does not propagate to the executor; whatever the handler
+     * throws does, after the count has dropped.
+     *
+     * <p>If {@code executor.execute} throws (for instance
+     * {@link java.util.concurrent.RejectedExecutionException}), the exception propagates, and
+     * exactly one of two things happens: if the task has not started, it never will (should the
+     * executor have kept it, it returns at once when run) and the count is restored; if it has
+     * started, it counts as usual. Either way the group counts the task once.
      *
      * @param executor where to run the task
      * @param task the task to run
@@ -223,16 +242,15 @@ public final class WaitGroup {
      */
     public void go(Executor executor, Runnable task) {
         Objects.requireNonNull(executor, "executor");
-        Objects.requireNonNull(task, "task");
+        CountedTask counted = new CountedTask(Objects.requireNonNull(task, "task")); // before the count changes
         add(1);
-        CountedTask counted = new CountedTask(task);
         try {
             executor.execute(counted);
-        } catch (RuntimeException | Error e) {
-            if (!counted.started) { // a task that started calls done() itself
+        } catch (Throwable t) {
+            if (counted.claim()) { // it has not started, and now never will
                 done();
             }
-            throw e;
+            throw t;
         }
     }
 
@@ -380,20 +398,45 @@ public final class WaitGroup {
         return q.take(Integer.MAX_VALUE, GRANTED);
     }
 
-    /** A task that calls {@link #done()} when it ends; knows whether it has started. */
+    /**
+     * What {@link #go(Executor, Runnable)} hands the executor. Whoever claims it first decides
+     * how the task counts: {@link #run} (the task runs and counts down when it ends) or
+     * {@code go} after {@code execute} threw (the task will not run; {@code go} counts down).
+     */
     private final class CountedTask implements Runnable {
+        private static final VarHandle CLAIMED;
+
+        static {
+            try {
+                CLAIMED = MethodHandles.lookup().findVarHandle(CountedTask.class, "claimed", boolean.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
         private final Runnable task;
-        private volatile boolean started;
+        @SuppressWarnings("unused") // accessed through CLAIMED
+        private volatile boolean claimed;
 
         CountedTask(Runnable task) {
             this.task = task;
         }
 
+        /** Whether the caller is the first to claim the task. */
+        boolean claim() {
+            return CLAIMED.compareAndSet(this, false, true);
+        }
+
         @Override
         public void run() {
-            started = true;
+            if (!claim()) {
+                return; // go() took it back when execute threw
+            }
             try {
                 task.run();
+            } catch (Throwable failure) {
+                Thread self = Thread.currentThread();
+                self.getUncaughtExceptionHandler().uncaughtException(self, failure); // before the count drops
             } finally {
                 done();
             }

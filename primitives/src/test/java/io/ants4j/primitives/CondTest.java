@@ -17,6 +17,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -195,6 +196,37 @@ class CondTest {
         } finally {
             lock.unlock();
             lock.unlock();
+        }
+    }
+
+    /**
+     * A read-write lock's write lock held twice, like a ReentrantLock held twice: await would
+     * release one hold and park while the lock stays held, so that no thread could take it to
+     * signal (a deadlock). It is refused, by every form of await, and the holds are kept.
+     */
+    @Test
+    void writeLockHeldTwiceIsRefused() throws Exception {
+        ReentrantReadWriteLock rw = new ReentrantReadWriteLock();
+        Cond cond = new Cond(rw.writeLock());
+        rw.writeLock().lock();
+        rw.writeLock().lock();
+        try {
+            var e = assertThrows(IllegalMonitorStateException.class, () -> cond.await(20, TimeUnit.MILLISECONDS));
+            assertTrue(e.getMessage().contains("2 holds"), e.getMessage());
+            assertThrows(IllegalMonitorStateException.class, cond::await);
+            assertThrows(IllegalMonitorStateException.class, cond::awaitUninterruptibly);
+            assertEquals(2, rw.getWriteHoldCount());
+            assertFalse(get(start(() -> rw.writeLock().tryLock())), "still held");
+        } finally {
+            rw.writeLock().unlock();
+            rw.writeLock().unlock();
+        }
+        rw.writeLock().lock(); // held once: await works
+        try {
+            assertFalse(cond.await(1, TimeUnit.MILLISECONDS));
+            assertEquals(1, rw.getWriteHoldCount());
+        } finally {
+            rw.writeLock().unlock();
         }
     }
 

@@ -8,11 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.function.BooleanSupplier;
@@ -74,6 +80,111 @@ final class LockTests {
         startGate.countDown();
         for (Thread t : started) {
             Threads.join(t);
+        }
+    }
+
+    /**
+     * Lock's tryLock() acquires the lock if it is free at the time of the call. Here {@code lock}
+     * is contended by eight threads that call {@code tryLock} with timeouts of a few microseconds,
+     * so that waiters time out, leave and are woken while the lock is free; between bursts of
+     * holding the lock this thread calls {@code probe} (a form of tryLock on it) for up to
+     * {@code budget}. Returns a description of the first false return while the lock was free,
+     * or {@code null}.
+     *
+     * <p>Free: {@code held} read false before and after the call, and no other thread acquired
+     * the lock meanwhile (each counts its acquisition before it unlocks). A failure that sees the
+     * lock held (locked, or being handed to a waiter) at the time of the call is then not counted:
+     * whoever held it acquired after the first read, and either still holds it at the second or
+     * counted before unlocking.
+     */
+    static String tryLockFalseWhileFree(Lock lock, BooleanSupplier held, BooleanSupplier probe, Duration budget)
+            throws InterruptedException {
+        AtomicLong acquisitions = new AtomicLong();
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> waiters = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            waiters.add(Thread.ofPlatform().daemon(true).start(() -> {
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                while (!stop.get()) {
+                    try {
+                        if (lock.tryLock(random.nextInt(1, 50), TimeUnit.MICROSECONDS)) {
+                            acquisitions.incrementAndGet();
+                            lock.unlock();
+                        }
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }));
+        }
+        long calls = 0L;
+        try {
+            for (long end = System.nanoTime() + budget.toNanos(); System.nanoTime() - end < 0L;) {
+                lock.lock(); // a burst of holding, for waiters to queue behind
+                try {
+                    for (int i = 0; i < 200; i++) {
+                        Thread.onSpinWait();
+                    }
+                } finally {
+                    lock.unlock();
+                }
+                for (int i = 0; i < 1_000; i++, calls++) {
+                    long before = acquisitions.get();
+                    boolean freeBefore = !held.getAsBoolean();
+                    if (probe.getAsBoolean()) {
+                        lock.unlock();
+                    } else if (freeBefore && !held.getAsBoolean() && acquisitions.get() == before) {
+                        return "tryLock returned false while the lock was free, after " + calls + " calls";
+                    }
+                }
+            }
+            return null;
+        } finally {
+            stop.set(true);
+            for (Thread t : waiters) {
+                Threads.join(t);
+            }
+        }
+    }
+
+    /**
+     * Calls {@code probe} (a form of tryLock) for up to {@code budget}, unlocking with
+     * {@code unlocker} after each success, while another thread flips {@code bit} of {@code lock}'s
+     * int state word, a bit that does not make the lock held (WOKEN): the word changes between
+     * tryLock's read and its CAS as it does when waiters leave or are woken, only far more often.
+     * Returns a description of the first false return (nobody else ever takes the lock), or
+     * {@code null}.
+     */
+    static String tryLockFalseWhileTheWordChanges(Mutex lock, int bit, BooleanSupplier probe, Lock unlocker,
+            Duration budget) throws Exception {
+        VarHandle state = MethodHandles.privateLookupIn(Mutex.class, MethodHandles.lookup())
+                .findVarHandle(Mutex.class, "state", int.class);
+        AtomicBoolean stop = new AtomicBoolean();
+        CountDownLatch flipping = new CountDownLatch(1);
+        Thread flipper = Thread.ofPlatform().daemon(true).start(() -> {
+            flipping.countDown();
+            while (!stop.get()) {
+                int s = (int) state.getVolatile(lock);
+                state.compareAndSet(lock, s, s ^ bit);
+            }
+        });
+        try {
+            assertTrue(flipping.await(Threads.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+            long calls = 0L;
+            for (long end = System.nanoTime() + budget.toNanos(); System.nanoTime() - end < 0L;) {
+                for (int i = 0; i < 1_000; i++, calls++) {
+                    if (!probe.getAsBoolean()) {
+                        return "tryLock returned false while the lock was free, after " + calls + " calls";
+                    }
+                    unlocker.unlock();
+                }
+            }
+            return null;
+        } finally {
+            stop.set(true);
+            Threads.join(flipper);
+            int s = (int) state.getVolatile(lock);
+            state.compareAndSet(lock, s, s & ~bit);
         }
     }
 

@@ -6,10 +6,12 @@ import static io.ants4j.primitives.Threads.start;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -17,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -48,6 +51,41 @@ class MutexTest {
         lock.unlock();
         assertFalse(lock.isLocked());
         assertTrue((boolean) get(start(lock::tryLock)));
+    }
+
+    /**
+     * tryLock() and tryLock(0, unit) acquire the lock whenever it is free at the time of the call
+     * (Lock's contract, and this class's javadoc), also while timed-out waiters leave and woken
+     * ones clear WOKEN: those change the word between tryLock's read and its CAS, and a single
+     * CAS then failed although the lock was free.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"tryLock()", "tryLock(0, unit)"})
+    void tryLockSucceedsWhenFreeWhileWaitersComeAndGo(String form) throws Exception {
+        Mutex lock = new Mutex();
+        assertNull(LockTests.tryLockFalseWhileFree(lock, lock::isLocked, probe(lock, form), Duration.ofSeconds(3)));
+    }
+
+    /** The same race made frequent: another thread flips WOKEN (a bit that does not hold the lock) all the time. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"tryLock()", "tryLock(0, unit)"})
+    void tryLockSucceedsWhenFreeWhileTheWordChanges(String form) throws Exception {
+        Mutex lock = new Mutex();
+        assertNull(LockTests.tryLockFalseWhileTheWordChanges(lock, WOKEN, probe(lock, form), lock, Duration.ofMillis(1_500)));
+        assertEquals("[unlocked, waiters=0]", lock.toString().substring(lock.toString().indexOf('[')));
+    }
+
+    /** Mutex's WOKEN bit: set while a thread is awake and about to try the lock. */
+    private static final int WOKEN = 1 << 1;
+
+    private static BooleanSupplier probe(Lock lock, String form) {
+        return form.equals("tryLock()") ? lock::tryLock : () -> {
+            try {
+                return lock.tryLock(0, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        };
     }
 
     @Test

@@ -1,13 +1,15 @@
 package io.ants4j.primitives;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 
 /**
  * Run in a JVM of its own with a small heap ({@link LockTests#runOutOfMemoryProbe}): a thread
- * fills the heap, then waits for a held lock, and fails to allocate its node. Prints {@code OK}
- * if the OutOfMemoryError came out of the lock call and left the lock consistent.
+ * fills the heap, then makes a call that must allocate (waits for a held lock, and fails to
+ * allocate its node). Prints {@code OK} if the OutOfMemoryError came out of that call and left
+ * the primitive consistent.
  * <ul>
  *   <li>{@code mutex}: a held {@link Mutex} with a waiter parked; the failing thread spins first,
  *       taking WOKEN. The waiter must still get the lock when the holder unlocks (a WOKEN left
@@ -16,6 +18,8 @@ import java.util.concurrent.locks.Lock;
  *       in. No reader may be left counted.
  *   <li>{@code writer}: an {@link RWMutex} read-locked; the failing writer has announced itself.
  *       It must leave the writers' lock and the reader count as they were.
+ *   <li>{@code waitgroup}: {@link WaitGroup#go(java.util.concurrent.Executor, Runnable)} fails to
+ *       allocate what it hands the executor. The count must be as it was: a later await returns.
  * </ul>
  */
 final class OutOfMemoryProbe {
@@ -30,6 +34,7 @@ final class OutOfMemoryProbe {
             case "mutex" -> mutex();
             case "reader" -> reader();
             case "writer" -> writer();
+            case "waitgroup" -> waitGroup();
             default -> "unknown probe " + args[0];
         };
         System.out.println(result);
@@ -91,6 +96,20 @@ final class OutOfMemoryProbe {
         boolean writable = rw.writeLock().tryLock(); // the writers' lock was released
         return readable && readers == 2 && writable ? "OK"
                 : "FAILED: readable " + readable + ", readers " + readers + ", writable " + writable + ", " + rw;
+    }
+
+    private static String waitGroup() throws InterruptedException {
+        WaitGroup wg = new WaitGroup();
+        Executor inline = Runnable::run;
+        Runnable task = () -> { };
+        wg.go(inline, task); // with memory to spare first, so that the error strikes in go() itself
+        String failed = failToAllocateIn(() -> wg.go(inline, task));
+        if (failed != null) {
+            return failed;
+        }
+        int count = wg.count();
+        boolean awaited = wg.await(1, TimeUnit.SECONDS);
+        return count == 0 && awaited ? "OK" : "FAILED: count after the error " + count + ", await returned " + awaited;
     }
 
     /**

@@ -6,9 +6,13 @@ import static io.ants4j.primitives.Threads.start;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,6 +21,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -229,6 +234,104 @@ class RWMutexTest {
     @ValueSource(strings = {"reader", "writer"})
     void outOfMemoryErrorWhenAllocatingTheNodeUndoesTheWait(String who) throws Exception {
         LockTests.runOutOfMemoryProbe(who);
+    }
+
+    /**
+     * The write lock's tryLock() is the inner Mutex's tryLock and one CAS from the unlocked word:
+     * it too must succeed whenever the lock is free, while writers that wait on the inner Mutex
+     * time out and are woken.
+     */
+    @Test
+    void writeTryLockSucceedsWhenFreeWhileWritersComeAndGo() throws Exception {
+        RWMutex rw = new RWMutex();
+        Mutex writers = writersOf(rw);
+        Lock write = rw.writeLock();
+        assertNull(LockTests.tryLockFalseWhileFree(write, writers::isLocked, write::tryLock, Duration.ofSeconds(3)));
+    }
+
+    /** The same race made frequent: another thread flips the inner Mutex's WOKEN bit all the time. */
+    @Test
+    void writeTryLockSucceedsWhenFreeWhileTheWordChanges() throws Exception {
+        RWMutex rw = new RWMutex();
+        Lock write = rw.writeLock();
+        assertNull(LockTests.tryLockFalseWhileTheWordChanges(writersOf(rw), 1 << 1, write::tryLock, write, Duration.ofMillis(1_500)));
+        assertTrue(write.tryLock());
+    }
+
+    /** The Mutex that writers queue on. */
+    private static Mutex writersOf(RWMutex rw) throws ReflectiveOperationException {
+        return (Mutex) MethodHandles.privateLookupIn(RWMutex.class, MethodHandles.lookup())
+                .findVarHandle(RWMutex.class, "writers", Mutex.class).get(rw);
+    }
+
+    /** The documented bound on read holds, held or waited for: Go's rwmutexMaxReaders (2^30) less one. */
+    private static final int MAX_READ_HOLDS = (1 << 30) - 1;
+
+    /**
+     * At the bound, every form of read acquisition throws the Error ReentrantReadWriteLock throws
+     * at its own, and leaves the lock as it was. Before the bound existed, the 2^30th hold made a
+     * later writer's announcement look like no writer at all.
+     */
+    @Test
+    void readHoldsAreBoundedAndTheRefusalChangesNothing() throws Exception {
+        RWMutex rw = new RWMutex();
+        holdReadLocks(rw, MAX_READ_HOLDS - 1);
+        rw.readLock().lock(); // the last hold allowed
+        assertEquals(MAX_READ_HOLDS, rw.readers());
+        Lock read = rw.readLock();
+        List<Executable> acquisitions = List.of(read::lock, read::tryLock, () -> read.tryLock(1, TimeUnit.MILLISECONDS),
+                read::lockInterruptibly);
+        for (Executable acquisition : acquisitions) {
+            Error e = assertThrows(Error.class, acquisition);
+            assertEquals("Maximum lock count exceeded", e.getMessage());
+            assertEquals(MAX_READ_HOLDS, rw.readers());
+        }
+        assertFalse(rw.writeLock().tryLock());
+        read.unlock();
+        assertEquals(MAX_READ_HOLDS - 1, rw.readers());
+        assertTrue(read.tryLock(), "below the bound again");
+        assertEquals(MAX_READ_HOLDS, rw.readers());
+    }
+
+    /**
+     * The bound counts the readers that wait behind a writer too: at 2^30 of them the writer's
+     * bias was used up, so the reader went in past the waiting writer, and its legitimate unlock
+     * then threw "RUnlock of unlocked RWMutex".
+     */
+    @Test
+    void readHoldsAreBoundedWhileAWriterWaits() throws Exception {
+        RWMutex rw = new RWMutex();
+        holdReadLocks(rw, MAX_READ_HOLDS - 1);
+        var writer = start(() -> rw.writeLock().tryLock(Threads.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+        try {
+            Threads.until("the writer waits for the readers", () -> rw.toString().contains("writer pending"));
+            var reader = LockTests.startLocker(rw.readLock()); // waits behind the writer: the last hold allowed
+            Threads.untilParked(reader.thread());
+            Error e = assertThrows(Error.class, rw.readLock()::lock);
+            assertEquals("Maximum lock count exceeded", e.getMessage());
+            assertThrows(Error.class, () -> rw.readLock().tryLock(1, TimeUnit.MILLISECONDS));
+            Threads.assertNotDone(reader.result());
+            Threads.assertNotDone(writer.result());
+            writer.thread().interrupt(); // gives up: lets the waiting reader in
+            assertInstanceOf(InterruptedException.class, failure(writer.result()));
+            assertEquals("acquired", get(reader));
+            assertEquals(MAX_READ_HOLDS, rw.readers());
+            rw.readLock().unlock();
+            assertEquals(MAX_READ_HOLDS - 1, rw.readers());
+        } finally {
+            writer.thread().interrupt();
+        }
+    }
+
+    /**
+     * Makes {@code rw} count {@code n} read holds at once: 2^30 read locks one by one take seconds.
+     * Writes the state word as they would leave it: the reader count in its high 32 bits (see the
+     * implementation notes of RWMutex).
+     */
+    private static void holdReadLocks(RWMutex rw, int n) throws ReflectiveOperationException {
+        VarHandle state = MethodHandles.privateLookupIn(RWMutex.class, MethodHandles.lookup())
+                .findVarHandle(RWMutex.class, "state", long.class);
+        state.setVolatile(rw, (long) n << 32);
     }
 
     @Test

@@ -167,6 +167,24 @@ class SpinLockTest {
         new SpinLock(1).lock();
     }
 
+    /**
+     * The backoff doubles up to the cap and stays there, whatever the cap: doubling 2^30 overflowed
+     * into Integer.MIN_VALUE and then 0, a pure CAS spin for ever in which a virtual thread never
+     * reached the cap and so never parked. (Reaching 2^30 through lock() takes 2^31 yields.)
+     */
+    @ParameterizedTest(name = "maxBackoff={0}")
+    @ValueSource(ints = {1, 2, 3, 16, (1 << 30) - 1, 1 << 30, (1 << 30) + 1, Integer.MAX_VALUE})
+    void backoffDoublesUpToTheCapWithoutOverflow(int maxBackoff) {
+        int backoff = 1;
+        for (int attempt = 0; attempt < 40; attempt++) {
+            int next = SpinLock.nextBackoff(backoff, maxBackoff);
+            assertTrue(next == maxBackoff || next == 2 * backoff, backoff + " -> " + next + " (cap " + maxBackoff + ")");
+            assertTrue(next >= backoff && next <= maxBackoff, backoff + " -> " + next + " (cap " + maxBackoff + ")");
+            backoff = next;
+        }
+        assertEquals(maxBackoff, backoff);
+    }
+
     @Test
     void tryLockRejectsNullUnit() {
         assertThrows(NullPointerException.class, () -> new SpinLock().tryLock(1, null));

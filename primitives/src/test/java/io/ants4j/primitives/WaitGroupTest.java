@@ -12,12 +12,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class WaitGroupTest {
     private static final long TIMEOUT_MS = Threads.TIMEOUT.toMillis();
@@ -389,19 +397,60 @@ class WaitGroupTest {
         assertEquals(100, virtual.get());
     }
 
-    @Test
-    void goCountsDoneEvenWhenTheTaskThrows() throws Exception {
+    /**
+     * Go 1.26 (golang/go#76126): a task's failure is reported before the count drops, so no
+     * {@code await} can return (and the program go on, or exit) before the failure is known. Here
+     * the handler of the thread that runs the task reads the count while it handles the failure:
+     * the task must still be counted. Inline, on a virtual thread and on a pool thread.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"inline", "virtual", "pool"})
+    void aFailingTaskIsReportedBeforeTheCountDrops(String where) throws Exception {
         WaitGroup wg = new WaitGroup();
-        // An inline executor passes the task's exception on; the task still counts down exactly once.
-        var e = assertThrows(IllegalStateException.class, () -> wg.go(Runnable::run, () -> {
-            throw new IllegalStateException("boom");
-        }));
-        assertEquals("boom", e.getMessage());
-        assertEquals(0, wg.count());
-        wg.go(() -> {
-            throw new IllegalStateException("on a virtual thread: goes to its uncaught exception handler");
-        });
+        IllegalStateException boom = new IllegalStateException("boom");
+        CompletableFuture<String> report = new CompletableFuture<>();
+        Thread.UncaughtExceptionHandler handler = (thread, failure) ->
+                report.complete((failure == boom ? "boom" : String.valueOf(failure)) + ", count " + wg.count());
+        Runnable failing = () -> {
+            throw boom;
+        };
+        switch (where) {
+            case "inline" -> get(start(Thread.ofPlatform().uncaughtExceptionHandler(handler), () -> {
+                wg.go(Runnable::run, failing); // returns normally: the failure went to the handler
+                return null;
+            }));
+            case "virtual" -> wg.go(Thread.ofVirtual().uncaughtExceptionHandler(handler)::start, failing);
+            default -> {
+                ExecutorService pool = Executors.newSingleThreadExecutor(
+                        Thread.ofPlatform().uncaughtExceptionHandler(handler).factory());
+                try {
+                    wg.go(pool, failing);
+                    assertTrue(wg.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+                } finally {
+                    pool.shutdownNow();
+                }
+            }
+        }
+        assertEquals("boom, count 1", get(report));
         assertTrue(wg.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        assertEquals(0, wg.count());
+    }
+
+    /** A handler that throws itself: the task is still counted done, and what it threw goes to the executor. */
+    @Test
+    void aThrowingHandlerStillCountsTheTaskDone() {
+        WaitGroup wg = new WaitGroup();
+        IllegalArgumentException fromHandler = new IllegalArgumentException("handler");
+        Throwable escaped = failure(start(Thread.ofPlatform().uncaughtExceptionHandler((t, e) -> {
+            throw fromHandler;
+        }), () -> {
+            wg.go(Runnable::run, () -> {
+                throw new IllegalStateException("boom");
+            });
+            return null;
+        }).result());
+        assertSame(fromHandler, escaped);
+        assertEquals(0, wg.count());
     }
 
     @Test
@@ -413,6 +462,92 @@ class WaitGroupTest {
         }, () -> { }));
         assertSame(rejection, e);
         assertEquals(0, wg.count());
+    }
+
+    /**
+     * The JDK's own ThreadPoolExecutor, with no core threads and a thread factory that fails once,
+     * queues the task, then fails to add a worker and throws from execute: the task stays queued
+     * and runs when the next execute adds a worker. go() undoes its add when execute throws, so
+     * that task must never run (or it would count down a second time): only the second task may
+     * count, and await must wait for it.
+     */
+    @Test
+    void anExecutorThatThrowsAndStillRunsTheTaskCountsItOnce() throws Exception {
+        AtomicInteger threadsAsked = new AtomicInteger();
+        ThreadFactory failsOnce = r -> {
+            if (threadsAsked.getAndIncrement() == 0) {
+                throw new IllegalStateException("unable to create thread");
+            }
+            return Thread.ofPlatform().daemon(true).unstarted(r);
+        };
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(0, 1, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(), failsOnce);
+        try {
+            WaitGroup wg = new WaitGroup();
+            AtomicBoolean undoneTaskRan = new AtomicBoolean();
+            var e = assertThrows(IllegalStateException.class, () -> wg.go(executor, () -> undoneTaskRan.set(true)));
+            assertEquals("unable to create thread", e.getMessage());
+            assertEquals(0, wg.count());
+            assertEquals(1, executor.getQueue().size(), "the executor kept the task");
+            CountDownLatch running = new CountDownLatch(1);
+            CountDownLatch finish = new CountDownLatch(1);
+            wg.go(executor, () -> {
+                running.countDown();
+                awaitLatch(finish);
+            });
+            assertTrue(running.await(TIMEOUT_MS, TimeUnit.MILLISECONDS)); // the queued task came first
+            assertEquals(1, wg.count(), "only the task that is running counts");
+            assertFalse(wg.await(0, TimeUnit.NANOSECONDS), "await must wait for the running task");
+            finish.countDown();
+            assertTrue(wg.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+            assertEquals(0, wg.count());
+            assertFalse(undoneTaskRan.get(), "a task whose go() threw must not run");
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    /**
+     * An executor that starts the task and then throws: the run counts, the exception
+     * propagates, and no undo is made (that would count the task twice).
+     */
+    @Test
+    void anExecutorThatThrowsAfterTheTaskStartedLetsTheRunCount() throws Exception {
+        WaitGroup wg = new WaitGroup();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        IllegalStateException late = new IllegalStateException("late");
+        var e = assertThrows(IllegalStateException.class, () -> wg.go(task -> {
+            Thread.ofVirtual().start(task);
+            awaitLatch(started);
+            throw late;
+        }, () -> {
+            started.countDown();
+            awaitLatch(finish);
+        }));
+        assertSame(late, e);
+        assertEquals(1, wg.count(), "the running task still counts");
+        assertFalse(wg.await(0, TimeUnit.NANOSECONDS));
+        finish.countDown();
+        assertTrue(wg.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        assertEquals(0, wg.count());
+    }
+
+    private static void awaitLatch(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * An OutOfMemoryError while go() allocates what it hands the executor must leave the count as
+     * it was, or every later await hangs: in a JVM of its own with a small heap, see
+     * {@link OutOfMemoryProbe}.
+     */
+    @Test
+    void outOfMemoryErrorInGoLeavesTheCountAsItWas() throws Exception {
+        LockTests.runOutOfMemoryProbe("waitgroup");
     }
 
     @Test
