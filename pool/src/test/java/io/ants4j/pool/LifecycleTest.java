@@ -67,8 +67,8 @@ class LifecycleTest {
      */
     @Test
     void joinReportsAThreadThatHasJustEndedAsEnded() throws InterruptedException {
-        long deadline = PoolCore.deadline(WAIT.toNanos());
-        for (int i = 0; i < 10_000; i++) {
+        for (int i = 0; i < 10_000; i++) { // a deadline per thread: 10,000 thread starts may take long on a loaded host
+            long deadline = PoolCore.deadline(WAIT.toNanos());
             Thread t = Thread.ofPlatform().start(() -> { });
             while (t.getState() != Thread.State.TERMINATED && deadline - System.nanoTime() > 0L) {
                 Thread.onSpinWait();
