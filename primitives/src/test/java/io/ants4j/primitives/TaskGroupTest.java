@@ -287,6 +287,20 @@ class TaskGroupTest {
     }
 
     @Test
+    void anExecutorThatThrowsAfterStartingTheTaskLeavesItInTheGroupCountedOnce() throws Exception {
+        Executor runsThenThrows = task -> {
+            task.run();
+            throw new IllegalStateException("after running it");
+        };
+        try (TaskGroup<String> group = TaskGroup.create(1, runsThenThrows)) {
+            RejectedExecutionException e = assertThrows(RejectedExecutionException.class, () -> group.go(() -> "a"));
+            assertEquals("after running it", e.getCause().getMessage());
+            assertEquals(List.of("a"), group.await(), "a task the executor started is part of the group");
+            assertTrue(group.toString().contains("running=0,"), group.toString());
+        }
+    }
+
+    @Test
     void anOutOfMemoryErrorInCancelLeavesNoTaskRunning() throws Exception {
         LockTests.runOutOfMemoryProbe(TaskGroupOutOfMemoryProbe.class, "cancel");
     }
