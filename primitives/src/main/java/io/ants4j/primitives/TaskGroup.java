@@ -2,8 +2,6 @@ package io.ants4j.primitives;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,8 +17,8 @@ import java.util.concurrent.ThreadFactory;
 /**
  * A group of tasks working on parts of one job: the port of Go's {@code errgroup.Group}. {@link #go}
  * starts a task, blocking while {@code limit} tasks of the group run; {@link #await} waits for every
- * task started and returns their results in the order of the {@code go} calls; the first task to fail
- * cancels the others.
+ * task started and returns their results in the order of the {@code go} calls (of calls that overlap
+ * in different threads, in either order); the first task to fail cancels the others.
  *
  * <pre>{@code
  * try (TaskGroup<Page> group = TaskGroup.create(8)) {  // at most 8 fetches at once
@@ -31,11 +29,15 @@ import java.util.concurrent.ThreadFactory;
  * }                                                     // close(): nothing of the group outlives the block
  * }</pre>
  *
- * <p><b>Limit.</b> {@code go} blocks while {@code limit} tasks of this group run; blocked submitters go
- * in first come, first served, and {@link #tryGo} never overtakes them. A submitter interrupted while it
- * waits gets a {@link RejectedExecutionException} caused by the {@link InterruptedException}, and its
- * interrupt status is set again. A task counts against the limit from the moment {@code go} lets it in
- * until it returns, also while it waits in the executor's own queue.
+ * <p><b>Limit.</b> {@code go} blocks while {@code limit} tasks of this group run. As in errgroup, a
+ * negative limit means none, and a limit of zero lets no task in until {@link #setLimit} raises it.
+ * Blocked submitters go in first come, first served: a slot given back goes to the submitter that has
+ * waited longest, and is its own from then on, however long that thread takes to run again; newcomers
+ * and {@link #tryGo} never overtake them. A submitter interrupted while it waits gets a
+ * {@link RejectedExecutionException} caused by an {@link InterruptedException}, and its interrupt
+ * status is set again; a slot handed to it in the same instant goes on to the next in line. A task
+ * counts against the limit from the moment {@code go} lets it in until it returns, also while it waits
+ * in the executor's own queue.
  *
  * <p><b>Failure and cancellation.</b> The first task to throw cancels the group: every other task of
  * the group that runs is interrupted (its {@code Future} reports it cancelled), tasks that have not
@@ -57,7 +59,10 @@ import java.util.concurrent.ThreadFactory;
  * <p><b>Executor.</b> By default each task runs in a virtual thread of its own. Any {@link Executor} may
  * be given instead, a bounded pool included; it must run every task it accepts. If its
  * {@code execute} throws, {@code go} throws that exception (a {@code RuntimeException} other than
- * {@link RejectedExecutionException} wrapped in one) and the task is not part of the group.
+ * {@link RejectedExecutionException} wrapped in one), and the task is not part of the group: it never
+ * runs, even if the executor kept it and runs it later (as a {@code ThreadPoolExecutor} may, when it
+ * has queued the task and then fails to start a thread). Only if the executor had already started the
+ * task when {@code execute} threw is it part of the group, counted and reported like any other.
  *
  * <p><b>Memory consistency effects:</b> actions in a thread prior to {@code go} <i>happen-before</i> the
  * task runs; everything a task does happens-before its {@code Future} yields its outcome and before
@@ -69,70 +74,61 @@ public final class TaskGroup<T> implements AutoCloseable {
     /*
      * Implementation notes.
      *
-     * One SpinLock guards the group's state: the number of tasks let in and not yet returned (active),
-     * the number of submitters waiting for a slot (blocked), the current round, and the first failure.
-     * The cancelled flag is volatile so that a task about to start and isCancelled read it without the
-     * lock; it changes only under the lock, and only from false to true. Blocked submitters wait on a
-     * Cond of that lock (FIFO); a returning task signals one, cancellation broadcasts. A newcomer waits
-     * while anyone is blocked, so a slot freed for the head of the queue is never taken by a barger; a
-     * woken submitter no longer counts itself, and whoever leaves the wait while a slot is still free
-     * (having taken one of several, or leaving on a throwable) signals the next, so no slot is stranded.
-     * A platform-thread submitter that finds the group full and nobody blocked first spin-waits, reading
-     * active and blocked without the lock (a stale value costs only a spin or a trip to the lock): a task
-     * of microseconds frees a slot long before an unparked platform thread runs again (tens of µs), and
-     * without the spin every go at the limit paid that wake-up (docs/benchmark-notes.md). Virtual threads
-     * park and wake cheaply and do not spin, so they never hold a carrier that the tasks need.
+     * One SpinLock, the lock of the group's TaskSlots, guards the group's state: the slots (the
+     * limit, the slots taken, and the submitters waiting for one; see TaskSlots), the current
+     * round, and the first failure. The cancelled flag is volatile so that a task about to start
+     * and isCancelled read it without the lock; it changes only under the lock, and only from
+     * false to true. A waiting submitter is handed its slot by whoever gives one back, so the
+     * queue is served strictly in arrival order. A platform-thread submitter that finds the group
+     * full and nobody waiting first spin-waits, reading the slots without the lock (a stale value
+     * costs only a spin or a trip to the lock): a task of microseconds frees a slot long before an
+     * unparked platform thread runs again (tens of µs), and without the spin every go at the
+     * limit paid that wake-up (docs/benchmark-notes.md). Virtual threads park and wake cheaply and
+     * do not spin, so they never hold a carrier that the tasks need.
      *
-     * A round is the list of the tasks let in since the previous await returned, in go order, and a
-     * WaitGroup counting those not yet returned. go registers a task in the current round and adds to
-     * its WaitGroup in one critical section; await waits on the round's WaitGroup, then under the lock
-     * closes the round only if its count is still 0 (a go may have slipped in after the WaitGroup
-     * released it: then it waits again). Once closed, a round's list never changes, so its results are
-     * read without the lock; a second awaiter of the same round finds it closed and reads the same list.
-     * A member is never removed from the list (cancellation walks it without the lock); one the
-     * executor rejected is marked and left out of the results. After cancellation no round closes, and
-     * await waits for the current one.
+     * go registers a task in the current round (see TaskRound) in the critical section that takes
+     * its slot (or, for a submitter handed a slot while it waited, in the first one after); await
+     * waits on the round's WaitGroup, then under the lock closes the round only if its count is
+     * still 0 (a go may have slipped in after the WaitGroup released it: then it waits again); a
+     * second awaiter of the same round finds it closed and reads the same results. After
+     * cancellation no round closes, and await waits for the current one.
      *
      * Each task is a Member: a FutureTask around the user's Callable (the Future the caller gets) and
      * the Runnable handed to the executor, whose finally gives back the slot and counts the task done,
-     * however the task ends. The Callable wrapper reports a throwable before the FutureTask records it,
+     * however the task ends. An executor may throw from execute and still run the task (the JDK's
+     * ThreadPoolExecutor does when it has queued the task and then fails to add a worker), so the
+     * member's run and go's undo race for one claim (a CAS): the winner counts the task, the loser
+     * does nothing. The Callable wrapper reports a throwable before the FutureTask records it,
      * so the first failure cancels the others as early as possible. Cancelling the group marks each
      * member of the current round (frozen: no go registers after the flag is set) and cancels its
      * FutureTask with interruption; a member that starts afterwards finds the flag and does not run. An
      * interrupt that such a cancellation delivers is cleared once the FutureTask has returned, so it does
-     * not leak into the executor's next task. What can fail to allocate (the member, the next round, a
-     * round's list growing) comes before the state changes or is undone, so an OutOfMemoryError leaves
-     * the group as it was; exceptions are made only when thrown (cancel() makes none: close() after a
-     * successful await costs no stack trace), and a failure that cannot be kept is dropped, not thrown.
+     * not leak into the executor's next task. What can fail to allocate (the member and a waiting
+     * submitter's node, the next round, a round's list growing) comes before the state changes or is
+     * undone, and nothing is allocated once the cancelled flag is set (the members are walked by
+     * index, not by an iterator), so an OutOfMemoryError leaves the group as it was and cannot stop a
+     * cancellation half-way; exceptions are made only when thrown (cancel() makes none: close() after
+     * a successful await costs no stack trace), and a failure that cannot be kept is dropped, not thrown.
      */
     private static final int MAX_SUPPRESSED = 16;
     /** Spin-waits of a platform-thread submitter at the limit before it parks (tens of µs). */
     private static final int SLOT_SPINS = 1000;
-    private static final VarHandle ACTIVE;
-    private static final VarHandle BLOCKED;
 
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            ACTIVE = lookup.findVarHandle(TaskGroup.class, "active", int.class);
-            BLOCKED = lookup.findVarHandle(TaskGroup.class, "blocked", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    /** Outcomes of {@link #enterLocked}. */
+    private static final int LET_IN = 0;
+    private static final int SHUT_OUT = 1;
+    private static final int FULL = 2;
+    private static final int QUEUED = 3;
 
     private static final ThreadFactory VIRTUAL_THREADS = Thread.ofVirtual().name("ants4j-task-", 0).factory();
     private static final Executor THREAD_PER_TASK = task -> VIRTUAL_THREADS.newThread(task).start();
 
-    private final int limit;
     private final Executor executor;
-    private final SpinLock lock = new SpinLock();
-    private final Cond slotFreed = new Cond(lock);
+    private final TaskSlots slots;
+    private final SpinLock lock;
 
-    /** Guarded by {@link #lock}; {@link #spinWhileFull} reads it and {@link #blocked} without. */
-    private int active;
-    private int blocked;
-    private Round<T> round = new Round<>();
+    /** Guarded by {@link #lock}. */
+    private TaskRound<T> round = new TaskRound<>();
     private volatile boolean cancelled;
     /** The first failure; null while none. */
     private Throwable failure;
@@ -141,8 +137,9 @@ public final class TaskGroup<T> implements AutoCloseable {
     private int suppressed;
 
     private TaskGroup(int limit, Executor executor) {
-        this.limit = limit <= 0 ? Integer.MAX_VALUE : limit;
         this.executor = Objects.requireNonNull(executor, "executor");
+        this.slots = new TaskSlots(limit);
+        this.lock = slots.lock;
     }
 
     /**
@@ -152,15 +149,16 @@ public final class TaskGroup<T> implements AutoCloseable {
      * @return a new group
      */
     public static <T> TaskGroup<T> create() {
-        return new TaskGroup<>(0, THREAD_PER_TASK);
+        return new TaskGroup<>(-1, THREAD_PER_TASK);
     }
 
     /**
      * Creates a group that runs each task in a virtual thread of its own, at most {@code limit} at once
-     * (errgroup's {@code SetLimit}).
+     * (errgroup's {@code SetLimit} on a new group).
      *
      * @param <T> the type of the tasks' results
-     * @param limit the most tasks of the group that run at once; zero or negative: no limit
+     * @param limit the most tasks of the group that run at once; negative: no limit; zero: no task
+     *     is let in until {@link #setLimit} raises it
      * @return a new group
      */
     public static <T> TaskGroup<T> create(int limit) {
@@ -171,13 +169,35 @@ public final class TaskGroup<T> implements AutoCloseable {
      * Creates a group that runs its tasks on {@code executor}, at most {@code limit} at once.
      *
      * @param <T> the type of the tasks' results
-     * @param limit the most tasks of the group that run at once; zero or negative: no limit
+     * @param limit the most tasks of the group that run at once; negative: no limit; zero: no task
+     *     is let in until {@link #setLimit} raises it
      * @param executor runs the tasks; it must run every task it accepts
      * @return a new group
      * @throws NullPointerException if {@code executor} is null
      */
     public static <T> TaskGroup<T> create(int limit, Executor executor) {
         return new TaskGroup<>(limit, executor);
+    }
+
+    /**
+     * Changes the most tasks of the group that run at once (errgroup's {@code SetLimit}): negative
+     * means no limit, zero lets no new task in. Submitters waiting in {@code go} that fit the new
+     * limit are let in at once, first come, first served.
+     *
+     * @param limit the most tasks of the group that run at once; negative: no limit
+     * @throws IllegalStateException if {@code limit} is zero or more and a task of the group is
+     *     active: let in by {@code go} or {@code tryGo} and not yet returned (errgroup panics); the
+     *     limit is then unchanged. A negative limit may be set at any time, as in errgroup.
+     */
+    public void setLimit(int limit) {
+        WaitQueue.Waiter letIn;
+        lock.lock();
+        try {
+            letIn = slots.setLimitLocked(limit);
+        } finally {
+            lock.unlock();
+        }
+        WaitQueue.unparkAll(letIn);
     }
 
     /**
@@ -188,37 +208,37 @@ public final class TaskGroup<T> implements AutoCloseable {
      * @param task the task; what it returns is its result, what it throws fails the group
      * @return the task's {@code Future}
      * @throws NullPointerException if {@code task} is null
-     * @throws RejectedExecutionException if interrupted while waiting (caused by the
-     *     {@link InterruptedException}; the interrupt status is set again), or if the executor rejected
-     *     the task
+     * @throws RejectedExecutionException if interrupted while waiting (caused by an
+     *     {@link InterruptedException}; the interrupt status is set again), or if the executor threw
      */
     public Future<T> go(Callable<? extends T> task) {
         Member<T> member = new Member<>(this, Objects.requireNonNull(task, "task"));
         spinWhileFull();
-        boolean letIn = false;
-        lock.lock();
-        try {
-            boolean woken = false;
-            while (!cancelled && (active >= limit || (blocked > 0 && !woken))) {
-                blocked++;
-                try {
-                    slotFreed.await();
-                } finally {
-                    blocked--;
-                }
-                woken = true;
+        WaitQueue.Waiter waiter = null;
+        for (;;) {
+            int entry;
+            lock.lock();
+            try {
+                entry = enterLocked(member, waiter);
+            } finally {
+                lock.unlock();
             }
-            letIn = !cancelled && register(member);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RejectedExecutionException("interrupted while waiting for a slot of the TaskGroup", e);
-        } finally {
-            if (active < limit && blocked > 0) {
-                slotFreed.signal(); // a slot still free (or one this submitter leaves unused) goes to the next
+            if (entry == LET_IN) {
+                return start(member);
+            } else if (entry == SHUT_OUT) {
+                return member.cancelled();
+            } else if (entry == QUEUED) {
+                break;
             }
-            lock.unlock();
+            waiter = new WaitQueue.Waiter(); // allocated without the lock, before this submitter changed anything
         }
-        return letIn ? start(member) : member.cancelled();
+        int woken = slots.await(waiter);
+        if (woken == WaitQueue.INTERRUPTED) {
+            Thread.currentThread().interrupt();
+            throw new RejectedExecutionException("interrupted while waiting for a slot of the TaskGroup",
+                    new InterruptedException());
+        }
+        return woken == TaskSlots.SLOT && registerInOwnSlot(member) ? start(member) : member.cancelled();
     }
 
     /**
@@ -229,24 +249,66 @@ public final class TaskGroup<T> implements AutoCloseable {
      * @param task the task; what it returns is its result, what it throws fails the group
      * @return the task's {@code Future}, or empty if it would have had to wait
      * @throws NullPointerException if {@code task} is null
-     * @throws RejectedExecutionException if the executor rejected the task
+     * @throws RejectedExecutionException if the executor threw
      */
     public Optional<Future<T>> tryGo(Callable<? extends T> task) {
         Member<T> member = new Member<>(this, Objects.requireNonNull(task, "task"));
-        boolean letIn;
+        int entry;
         lock.lock();
         try {
-            if (cancelled) {
-                letIn = false;
-            } else if (active >= limit || blocked > 0) {
-                return Optional.empty();
-            } else {
-                letIn = register(member);
-            }
+            entry = enterLocked(member, null);
         } finally {
             lock.unlock();
         }
-        return Optional.of(letIn ? start(member) : member.cancelled());
+        if (entry == FULL) {
+            return Optional.empty();
+        }
+        return Optional.of(entry == LET_IN ? start(member) : member.cancelled());
+    }
+
+    /**
+     * Lets {@code member} in if a slot is free and nobody waits; else queues {@code waiter}, if
+     * there is one. Returns {@link #LET_IN}, {@link #SHUT_OUT} (cancelled), {@link #QUEUED} or
+     * {@link #FULL} (no waiter to queue). Lock held.
+     */
+    private int enterLocked(Member<T> member, WaitQueue.Waiter waiter) {
+        if (cancelled) {
+            return SHUT_OUT;
+        }
+        if (slots.freeLocked()) {
+            round.register(member);
+            slots.takeLocked();
+            return LET_IN;
+        }
+        if (waiter == null) {
+            return FULL;
+        }
+        slots.enqueueLocked(waiter);
+        return QUEUED;
+    }
+
+    /**
+     * Registers {@code member} with the slot its submitter was handed while it waited: true if let in;
+     * false, the slot given back, if the group was cancelled meanwhile. If registering fails (no
+     * memory), the slot goes on to the next submitter in line.
+     */
+    private boolean registerInOwnSlot(Member<T> member) {
+        WaitQueue.Waiter next = null;
+        lock.lock();
+        try {
+            if (!cancelled) {
+                round.register(member);
+                return true;
+            }
+            next = slots.releaseLocked();
+            return false;
+        } catch (Throwable t) {
+            next = slots.releaseLocked();
+            throw t;
+        } finally {
+            lock.unlock();
+            WaitQueue.unparkAll(next);
+        }
     }
 
     /**
@@ -254,35 +316,21 @@ public final class TaskGroup<T> implements AutoCloseable {
      * a short task frees comes sooner than a parked platform thread wakes. Reads without the lock.
      */
     private void spinWhileFull() {
-        if (limit == Integer.MAX_VALUE || Thread.currentThread().isVirtual()) {
+        if (Thread.currentThread().isVirtual()) {
             return;
         }
-        for (int i = 0; i < SLOT_SPINS && (int) ACTIVE.getOpaque(this) >= limit
-                && (int) BLOCKED.getOpaque(this) == 0 && !cancelled; i++) {
+        for (int i = 0; i < SLOT_SPINS && slots.fullAndNobodyWaits() && !cancelled; i++) {
             Thread.onSpinWait();
         }
-    }
-
-    /** Counts {@code member} in and adds it to the current round; lock held. Always true. */
-    private boolean register(Member<T> member) {
-        Round<T> r = round;
-        r.pending.add(1);
-        try {
-            r.members.add(member); // may fail to allocate
-        } catch (Throwable t) {
-            r.pending.done();
-            throw t;
-        }
-        member.round = r;
-        active++;
-        return true;
     }
 
     private Future<T> start(Member<T> member) {
         try {
             executor.execute(member);
         } catch (Throwable t) {
-            unregister(member);
+            if (member.claim()) { // it has not started, and now never will
+                unregister(member);
+            }
             if (t instanceof RuntimeException && !(t instanceof RejectedExecutionException)) {
                 throw new RejectedExecutionException("the executor of the TaskGroup threw", t);
             }
@@ -291,46 +339,44 @@ public final class TaskGroup<T> implements AutoCloseable {
         return member.future;
     }
 
-    /** Takes back a member the executor never accepted; it stays in its round's list, marked. */
+    /** Takes back a member the executor did not take; it stays in its round's list, marked. */
     private void unregister(Member<T> member) {
+        WaitQueue.Waiter next;
         lock.lock();
         try {
             member.rejected = true;
-            freeSlot();
+            next = slots.releaseLocked();
         } finally {
             lock.unlock();
         }
+        WaitQueue.unparkAll(next);
         member.future.cancel(false);
         member.round.pending.done();
     }
 
-    /** Gives back a slot; lock held. */
-    private void freeSlot() {
-        active--;
-        if (blocked > 0) {
-            slotFreed.signal();
-        }
-    }
-
-    /** Called by every member when its run ends, however it ends. */
+    /** Called by every member that ran when its run ends, however it ends. */
     private void ended(Member<T> member) {
+        WaitQueue.Waiter next;
         lock.lock();
         try {
-            freeSlot();
+            next = slots.releaseLocked();
         } finally {
             lock.unlock();
         }
+        WaitQueue.unparkAll(next);
         member.round.pending.done();
     }
 
     /** Called by a member whose task threw {@code thrown}. */
     private void failed(Member<T> member, Throwable thrown) {
-        Round<T> toCancel = null;
+        WaitQueue.Waiter released = null;
+        TaskRound<T> toCancel = null;
         lock.lock();
         try {
             if (!cancelled) {
                 failure = thrown;
-                toCancel = cancelLocked();
+                released = cancelLocked();
+                toCancel = round;
             } else if (!(thrown instanceof InterruptedException) && thrown != failure
                     && suppressed < MAX_SUPPRESSED) {
                 try {
@@ -351,25 +397,15 @@ public final class TaskGroup<T> implements AutoCloseable {
             lock.unlock();
         }
         if (toCancel != null) {
-            cancelMembers(toCancel, member);
+            WaitQueue.unparkAll(released);
+            toCancel.cancelMembers(member);
         }
     }
 
-    /** Sets the flag and lets blocked submitters go; lock held. Returns the round whose members to cancel. */
-    private Round<T> cancelLocked() {
+    /** Sets the flag and lets waiting submitters go; lock held. Returns them, to unpark. Allocates nothing. */
+    private WaitQueue.Waiter cancelLocked() {
         cancelled = true;
-        slotFreed.broadcast();
-        return round;
-    }
-
-    /** Cancels the members of {@code r} but {@code except}; without the lock (the list is frozen). */
-    private static <T> void cancelMembers(Round<T> r, Member<T> except) {
-        for (Member<T> m : r.members) {
-            if (m != except) {
-                m.cancelledByGroup = true;
-                m.future.cancel(true);
-            }
-        }
+        return slots.cancelLocked();
     }
 
     /**
@@ -385,10 +421,10 @@ public final class TaskGroup<T> implements AutoCloseable {
      * @throws InterruptedException if interrupted while waiting
      */
     public List<T> await() throws InterruptedException, ExecutionException {
-        Round<T> r = currentRound();
+        TaskRound<T> r = currentRound();
         for (;;) {
             r.pending.await();
-            Round<T> next = new Round<>(); // made before the lock, so closing the round cannot fail half-way
+            TaskRound<T> next = new TaskRound<>(); // made before the lock, so closing the round cannot fail half-way
             boolean ended = false;
             boolean failed = false;
             lock.lock();
@@ -412,7 +448,7 @@ public final class TaskGroup<T> implements AutoCloseable {
         }
     }
 
-    private Round<T> currentRound() {
+    private TaskRound<T> currentRound() {
         lock.lock();
         try {
             return round;
@@ -460,17 +496,20 @@ public final class TaskGroup<T> implements AutoCloseable {
      * {@link CancellationException}. Does nothing if the group is already cancelled.
      */
     public void cancel() {
-        Round<T> toCancel = null;
+        WaitQueue.Waiter released = null;
+        TaskRound<T> toCancel = null;
         lock.lock();
         try {
             if (!cancelled) {
-                toCancel = cancelLocked();
+                released = cancelLocked();
+                toCancel = round;
             }
         } finally {
             lock.unlock();
         }
         if (toCancel != null) {
-            cancelMembers(toCancel, null);
+            WaitQueue.unparkAll(released);
+            toCancel.cancelMembers(null);
         }
     }
 
@@ -492,39 +531,46 @@ public final class TaskGroup<T> implements AutoCloseable {
      */
     @Override
     public String toString() {
-        return super.toString() + "[limit=" + (limit == Integer.MAX_VALUE ? "none" : limit)
-                + ", running=" + active + ", cancelled=" + cancelled + "]";
-    }
-
-    /** The tasks let in since the previous {@code await} returned. */
-    private static final class Round<T> {
-        final ArrayList<Member<T>> members = new ArrayList<>();
-        final WaitGroup pending = new WaitGroup();
-        /** Guarded by the group's lock; once true, {@link #members} never changes. */
-        boolean closed;
-
-        List<T> results() {
-            ArrayList<T> results = new ArrayList<>(members.size());
-            for (Member<T> m : members) {
-                if (!m.rejected) {
-                    results.add(m.future.isCancelled() ? null : m.future.resultNow());
-                }
-            }
-            return Collections.unmodifiableList(results);
+        int limit;
+        int running;
+        lock.lock();
+        try {
+            limit = slots.limitLocked();
+            running = slots.activeLocked();
+        } finally {
+            lock.unlock();
         }
+        return super.toString() + "[limit=" + (limit == TaskSlots.NO_LIMIT ? "none" : limit)
+                + ", running=" + running + ", cancelled=" + cancelled + "]";
     }
 
-    /** One task: the {@code Future} the caller gets, and the {@code Runnable} the executor runs. */
-    private static final class Member<T> implements Runnable, Callable<T> {
+    /**
+     * One task: the {@code Future} the caller gets, and the {@code Runnable} the executor runs. Whoever
+     * claims it first decides whether it is a task of the group: {@link #run} (it runs, and counts
+     * when it ends), or {@code go} after {@code execute} threw (it never runs; {@code go} takes it back).
+     */
+    static final class Member<T> implements Runnable, Callable<T> {
+        private static final VarHandle CLAIMED;
+
+        static {
+            try {
+                CLAIMED = MethodHandles.lookup().findVarHandle(Member.class, "claimed", boolean.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
         final TaskGroup<T> group;
         final Callable<? extends T> task;
         final FutureTask<T> future = new FutureTask<>(this);
         /** Set under the group's lock before the member is published to the executor. */
-        Round<T> round;
-        /** Set under the group's lock if the executor did not accept the member: not a task of the group. */
+        TaskRound<T> round;
+        /** Set under the group's lock if go took the member back: not a task of the group. */
         boolean rejected;
         /** Set before the group cancels {@link #future}, so the task's throwable is not taken for a user's cancel. */
         volatile boolean cancelledByGroup;
+        @SuppressWarnings("unused") // accessed through CLAIMED
+        private volatile boolean claimed;
 
         Member(TaskGroup<T> group, Callable<? extends T> task) {
             this.group = group;
@@ -536,8 +582,16 @@ public final class TaskGroup<T> implements AutoCloseable {
             return future;
         }
 
+        /** Whether the caller is the first to claim this member. */
+        boolean claim() {
+            return CLAIMED.compareAndSet(this, false, true);
+        }
+
         @Override
         public void run() {
+            if (!claim()) {
+                return; // go took it back when execute threw: not a task of the group
+            }
             try {
                 if (group.cancelled) {
                     future.cancel(false); // cancelled before it could start: it never starts

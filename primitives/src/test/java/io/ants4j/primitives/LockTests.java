@@ -193,12 +193,20 @@ final class LockTests {
      * asserts that it printed {@code OK} last.
      */
     static void runOutOfMemoryProbe(String probe) throws Exception {
+        runOutOfMemoryProbe(OutOfMemoryProbe.class, probe);
+    }
+
+    /**
+     * Runs the main class {@code probeClass} (a test class, such as {@link OutOfMemoryProbe}) with
+     * {@code probe} in a JVM of its own with a 24 MB heap and asserts that it printed {@code OK} last.
+     */
+    static void runOutOfMemoryProbe(Class<?> probeClass, String probe) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classPath = Path.of(Mutex.class.getProtectionDomain().getCodeSource().getLocation().toURI())
                 + File.pathSeparator
-                + Path.of(OutOfMemoryProbe.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+                + Path.of(probeClass.getProtectionDomain().getCodeSource().getLocation().toURI());
         Process p = new ProcessBuilder(java, "-Xmx24m", "-XX:+UseSerialGC", "-XX:ActiveProcessorCount=2",
-                "-cp", classPath, OutOfMemoryProbe.class.getName(), probe)
+                "-cp", classPath, probeClass.getName(), probe)
                 .redirectErrorStream(true).start();
         assertTrue(p.waitFor(Threads.TIMEOUT.toMillis() * 3, TimeUnit.MILLISECONDS), "the probe JVM did not end");
         String out = new String(p.getInputStream().readAllBytes()).strip();

@@ -161,7 +161,7 @@ final class OutOfMemoryProbe {
     }
 
     /** Allocates until the heap is full, keeping everything reachable through {@link #hog}. */
-    private static void fillHeap() {
+    static void fillHeap() {
         Object[] head = null;
         for (int size = 1 << 16; size > 0; size >>= 1) {
             try {
@@ -175,5 +175,10 @@ final class OutOfMemoryProbe {
             }
         }
         hog = head;
+    }
+
+    /** Lets go of what {@link #fillHeap} keeps. */
+    static void releaseHeap() {
+        hog = null;
     }
 }

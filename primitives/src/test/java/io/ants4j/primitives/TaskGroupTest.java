@@ -4,14 +4,18 @@ import static io.ants4j.primitives.Threads.TIMEOUT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,7 +25,10 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -98,6 +105,341 @@ class TaskGroupTest {
                 Threads.get(s);
             }
             assertEquals(List.of(-1, 0, 1, 2), group.await());
+        }
+    }
+
+    /** Runs each task in a platform thread of its own (so tasks need no carrier), and keeps the threads. */
+    private static final class ThreadPerTask implements Executor {
+        final List<Thread> threads = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void execute(Runnable task) {
+            threads.add(Thread.ofPlatform().daemon(true).start(task));
+        }
+    }
+
+    /**
+     * Starts a submitter in a thread of {@code builder} whose task records {@code id}, then holds its
+     * slot until {@code gate} opens and returns {@code id}.
+     */
+    private static Threads.Task<Future<Integer>> submitter(TaskGroup<Integer> group, Thread.Builder builder, int id,
+            List<Integer> started, CountDownLatch gate) {
+        Threads.Task<Future<Integer>> s = Threads.start(builder, () -> group.go(() -> {
+            started.add(id);
+            return blockOn(gate, id);
+        }));
+        Threads.untilParked(s.thread()); // queued behind the ones started before it
+        return s;
+    }
+
+    /** Asserts that {@code s}'s go threw RejectedExecutionException caused by an interrupt. */
+    private static void assertRejectedByInterrupt(Threads.Task<Future<Integer>> s, String why) throws Exception {
+        try {
+            Future<Integer> f = s.result().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            fail(why + ": its go returned " + f);
+        } catch (ExecutionException e) {
+            assertInstanceOf(RejectedExecutionException.class, e.getCause(), why);
+            assertInstanceOf(InterruptedException.class, e.getCause().getCause());
+        }
+    }
+
+    /**
+     * Keeps every carrier of the default virtual-thread scheduler busy until closed, so that a virtual
+     * thread unparked meanwhile cannot run: it stands for a submitter that was handed a slot and has not
+     * yet been scheduled.
+     */
+    private static final class CarriersHeld implements AutoCloseable {
+        private final AtomicBoolean released = new AtomicBoolean();
+        private final List<Thread> spinners = new ArrayList<>();
+
+        CarriersHeld() {
+            int carriers = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
+                    Runtime.getRuntime().availableProcessors());
+            AtomicInteger mounted = new AtomicInteger();
+            for (int i = 0; i < carriers; i++) {
+                spinners.add(Thread.ofVirtual().start(() -> {
+                    mounted.incrementAndGet();
+                    while (!released.get()) {
+                        Thread.onSpinWait();
+                    }
+                }));
+            }
+            Threads.until("all " + carriers + " carriers are held", () -> mounted.get() == carriers);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            released.set(true);
+            for (Thread t : spinners) {
+                Threads.join(t);
+            }
+        }
+    }
+
+    @Test
+    void twoSlotsFreedInARowGoToTheTwoOldestSubmittersEvenIfTheFirstIsSlowToRun() throws Exception {
+        CountDownLatch gateA = new CountDownLatch(1);
+        CountDownLatch gateB = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1); // the submitters' tasks hold their slots until then
+        List<Integer> started = new CopyOnWriteArrayList<>();
+        try (TaskGroup<Integer> group = TaskGroup.create(2, new ThreadPerTask())) {
+            group.go(() -> blockOn(gateA, -1));
+            group.go(() -> blockOn(gateB, -2));
+            Threads.Task<Future<Integer>> s1 = submitter(group, Thread.ofVirtual(), 1, started, release);
+            Threads.Task<Future<Integer>> s2 = submitter(group, Thread.ofPlatform().daemon(true), 2, started, release);
+            Threads.Task<Future<Integer>> s3 = submitter(group, Thread.ofPlatform().daemon(true), 3, started, release);
+            try (CarriersHeld held = new CarriersHeld()) {
+                gateA.countDown();
+                gateB.countDown();
+                Threads.get(s2); // both slots are free: one is s1's, who cannot run yet, the other s2's
+                s3.thread().interrupt(); // s3 waits for a slot: no slot is left for it
+                assertRejectedByInterrupt(s3, "s3, blocked after s1, went in while s1 could not run");
+            }
+            Threads.get(s1);
+            release.countDown();
+            List<Integer> results = group.await();
+            assertEquals(List.of(-1, -2), results.subList(0, 2));
+            assertEquals(Set.of(1, 2), Set.copyOf(results.subList(2, results.size())), results::toString);
+            assertEquals(Set.of(1, 2), Set.copyOf(started));
+        }
+    }
+
+    @Test
+    void aSubmitterLeavingTheQueueDoesNotLetTheOneBehindItOvertakeTheHead() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1); // the submitters' tasks hold their slots until then
+        List<Integer> started = new CopyOnWriteArrayList<>();
+        ThreadPerTask executor = new ThreadPerTask();
+        try (TaskGroup<Integer> group = TaskGroup.create(1, executor)) {
+            group.go(() -> blockOn(gate, -1));
+            Threads.Task<Future<Integer>> s1 = submitter(group, Thread.ofVirtual(), 1, started, release);
+            Threads.Task<Future<Integer>> leaving = submitter(group, Thread.ofPlatform().daemon(true), 9, started, release);
+            Threads.Task<Future<Integer>> s2 = submitter(group, Thread.ofPlatform().daemon(true), 2, started, release);
+            try (CarriersHeld held = new CarriersHeld()) {
+                gate.countDown();
+                Threads.join(executor.threads.get(0)); // the task has given its slot back, to s1
+                leaving.thread().interrupt();
+                assertRejectedByInterrupt(leaving, "an interrupted submitter is rejected");
+                s2.thread().interrupt(); // s2 waits behind s1, whose slot it must not take
+                assertRejectedByInterrupt(s2, "s2, blocked after s1, went in while s1 could not run");
+            }
+            Threads.get(s1);
+            release.countDown();
+            assertEquals(List.of(-1, 1), group.await());
+            assertEquals(List.of(1), started);
+        }
+    }
+
+    @Test
+    void aSubmitterInterruptedBeforeItSawTheSlotHandedToItPassesTheSlotOn() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1); // the submitters' tasks hold their slots until then
+        List<Integer> started = new CopyOnWriteArrayList<>();
+        ThreadPerTask executor = new ThreadPerTask();
+        try (TaskGroup<Integer> group = TaskGroup.create(1, executor)) {
+            group.go(() -> blockOn(gate, -1));
+            Threads.Task<Future<Integer>> s1 = submitter(group, Thread.ofVirtual(), 1, started, release);
+            Threads.Task<Future<Integer>> s2 = submitter(group, Thread.ofPlatform().daemon(true), 2, started, release);
+            try (CarriersHeld held = new CarriersHeld()) {
+                s1.thread().interrupt(); // s1 is unparked, and cannot run yet
+                gate.countDown();
+                Threads.join(executor.threads.get(0)); // the task has given its slot back, to s1, the head
+            }
+            assertRejectedByInterrupt(s1, "s1 saw its interrupt first: it is rejected");
+            Threads.get(s2);
+            release.countDown();
+            assertEquals(List.of(-1, 2), group.await(), "the slot went on to s2");
+            assertEquals(List.of(2), started);
+        }
+    }
+
+    @Test
+    void anExecutorThatThrowsAndStillRunsTheTaskLaterCountsItOnce() throws Exception {
+        AtomicBoolean factoryFails = new AtomicBoolean(true);
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(0, 1, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(), r -> {
+            if (factoryFails.getAndSet(false)) {
+                throw new IllegalStateException("no thread this time");
+            }
+            return new Thread(r);
+        });
+        AtomicBoolean rejectedRan = new AtomicBoolean();
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch gate = new CountDownLatch(1);
+        try (TaskGroup<String> group = TaskGroup.create(1, pool)) {
+            RejectedExecutionException e = assertThrows(RejectedExecutionException.class, () -> group.go(() -> {
+                rejectedRan.set(true); // the pool kept it in its queue: its next worker runs it first
+                return "rejected";
+            }));
+            assertEquals("no thread this time", e.getCause().getMessage());
+            group.go(() -> {
+                running.countDown();
+                return blockOn(gate, "b");
+            });
+            await(running); // the worker has taken the rejected task from the queue before this one
+            assertTrue(group.tryGo(() -> "c").isEmpty(), "tryGo went past the limit of 1: " + group);
+            gate.countDown();
+            assertEquals(List.of("b"), group.await());
+            assertFalse(rejectedRan.get(), "a task whose go threw ran");
+        } finally {
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+        }
+    }
+
+    @Test
+    void anExecutorThatThrowsAfterStartingTheTaskLeavesItInTheGroupCountedOnce() throws Exception {
+        Executor runsThenThrows = task -> {
+            task.run();
+            throw new IllegalStateException("after running it");
+        };
+        try (TaskGroup<String> group = TaskGroup.create(1, runsThenThrows)) {
+            RejectedExecutionException e = assertThrows(RejectedExecutionException.class, () -> group.go(() -> "a"));
+            assertEquals("after running it", e.getCause().getMessage());
+            assertEquals(List.of("a"), group.await(), "a task the executor started is part of the group");
+            assertTrue(group.toString().contains("running=0,"), group.toString());
+        }
+    }
+
+    @Test
+    void anOutOfMemoryErrorInCancelLeavesNoTaskRunning() throws Exception {
+        LockTests.runOutOfMemoryProbe(TaskGroupOutOfMemoryProbe.class, "cancel");
+    }
+
+    @Test
+    void anOutOfMemoryErrorWhileAFailureCancelsTheGroupLeavesNoTaskRunningAndKeepsTheFailure() throws Exception {
+        LockTests.runOutOfMemoryProbe(TaskGroupOutOfMemoryProbe.class, "failure");
+    }
+
+    @Test
+    void aLimitOfZeroLetsNoTaskInAndANegativeLimitMeansNone() throws Exception {
+        try (TaskGroup<Integer> none = TaskGroup.create(0)) {
+            assertTrue(none.tryGo(() -> 1).isEmpty(), "errgroup: a limit of zero admits no new task");
+            Threads.Task<Future<Integer>> blocked = Threads.start(() -> none.go(() -> 2));
+            Threads.untilParked(blocked.thread());
+            none.cancel();
+            assertTrue(Threads.get(blocked).isCancelled());
+        }
+        int n = 100;
+        CountDownLatch allRunning = new CountDownLatch(n);
+        try (TaskGroup<Integer> unlimited = TaskGroup.create(-1)) {
+            for (int i = 0; i < n; i++) {
+                int id = i;
+                assertTrue(unlimited.tryGo(() -> {
+                    allRunning.countDown();
+                    await(allRunning);
+                    return id;
+                }).isPresent());
+            }
+            assertEquals(IntStream.range(0, n).boxed().toList(), unlimited.await());
+        }
+    }
+
+    /** errgroup_test.go's TestTryGo: an unbuffered channel is a SynchronousQueue. */
+    @Test
+    void errgroupTryGo() throws Exception {
+        TaskGroup<Void> g = TaskGroup.create();
+        int n = 42;
+        g.setLimit(42);
+        SynchronousQueue<Object> ch = new SynchronousQueue<>();
+        Callable<Void> fn = () -> {
+            assertTrue(ch.offer(ch, TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), "nobody received");
+            return null;
+        };
+        for (int i = 0; i < n; i++) {
+            assertTrue(g.tryGo(fn).isPresent(), "TryGo should succeed but got fail at " + i + "-th call.");
+        }
+        assertTrue(g.tryGo(fn).isEmpty(), "TryGo is expected to fail but succeeded.");
+        Threads.Task<Void> receiver = receive(ch, n);
+        g.await();
+        Threads.get(receiver);
+
+        assertTrue(g.tryGo(fn).isPresent(), "TryGo should success but got fail after all goroutines.");
+        receiver = receive(ch, 1);
+        g.await();
+        Threads.get(receiver);
+
+        // Switch limit.
+        g.setLimit(1);
+        assertTrue(g.tryGo(fn).isPresent(), "TryGo should success but got failed.");
+        assertTrue(g.tryGo(fn).isEmpty(), "TryGo should fail but succeeded.");
+        receiver = receive(ch, 1);
+        g.await();
+        Threads.get(receiver);
+
+        // Block all calls.
+        g.setLimit(0);
+        for (int i = 0; i < 1 << 10; i++) {
+            assertTrue(g.tryGo(fn).isEmpty(), "TryGo should fail but got succeeded.");
+        }
+        g.await();
+    }
+
+    /** Receives {@code n} values from {@code ch} in another thread, each within the timeout. */
+    private static Threads.Task<Void> receive(SynchronousQueue<Object> ch, int n) {
+        return Threads.start(() -> {
+            for (int i = 0; i < n; i++) {
+                assertNotNull(ch.poll(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), "nothing sent");
+            }
+            return null;
+        });
+    }
+
+    /** errgroup_test.go's TestGoLimit; Go's 1 µs sleep that lets the others in is a yield here. */
+    @Test
+    void errgroupGoLimit() throws Exception {
+        int limit = 10;
+        TaskGroup<Void> g = TaskGroup.create();
+        g.setLimit(limit);
+        AtomicInteger active = new AtomicInteger();
+        for (int i = 0; i <= 1 << 10; i++) {
+            g.go(() -> {
+                int n = active.incrementAndGet();
+                if (n > limit) {
+                    throw new IllegalStateException("saw " + n + " active tasks; want <= " + limit);
+                }
+                Thread.yield(); // give the other tasks a chance to increment active
+                active.decrementAndGet();
+                return null;
+            });
+        }
+        g.await();
+    }
+
+    @Test
+    void setLimitWhileTasksAreActiveThrowsUnlessItRemovesTheLimit() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        try (TaskGroup<Integer> group = TaskGroup.create(2)) {
+            group.go(() -> blockOn(gate, 1));
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> group.setLimit(5));
+            assertEquals("TaskGroup: modify limit while 1 tasks of the group are still active", e.getMessage());
+            assertThrows(IllegalStateException.class, () -> group.setLimit(0));
+            assertTrue(group.toString().contains("[limit=2, running=1,"), group.toString());
+            group.setLimit(-1); // as errgroup's SetLimit(-1): allowed at any time
+            assertTrue(group.toString().contains("[limit=none, running=1,"), group.toString());
+            gate.countDown();
+            assertEquals(List.of(1), group.await());
+            group.setLimit(1);
+            assertTrue(group.toString().contains("[limit=1, running=0,"), group.toString());
+        }
+    }
+
+    @Test
+    void setLimitLetsWaitingSubmittersInFirstComeFirstServed() throws Exception {
+        CountDownLatch release = new CountDownLatch(1); // the submitters' tasks hold their slots until then
+        List<Integer> started = new CopyOnWriteArrayList<>();
+        try (TaskGroup<Integer> group = TaskGroup.create(0)) {
+            List<Threads.Task<Future<Integer>>> submitters = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                submitters.add(submitter(group, Thread.ofPlatform().daemon(true), i, started, release));
+            }
+            group.setLimit(2);
+            Threads.get(submitters.get(0));
+            Threads.get(submitters.get(1));
+            submitters.get(2).thread().interrupt();
+            assertRejectedByInterrupt(submitters.get(2), "the third was let in past the limit of 2");
+            release.countDown();
+            assertEquals(Set.of(0, 1), Set.copyOf(group.await()));
+            assertEquals(Set.of(0, 1), Set.copyOf(started));
         }
     }
 
@@ -459,7 +801,7 @@ class TaskGroupTest {
         });
         AtomicReference<Future<Integer>> self = new AtomicReference<>();
         CountDownLatch running = new CountDownLatch(1);
-        TaskGroup<Integer> group = TaskGroup.create(0, reporting);
+        TaskGroup<Integer> group = TaskGroup.create(-1, reporting);
         self.set(group.go(() -> {
             running.countDown();
             // ends without looking at its interrupt, which the cancellation is delivering right now

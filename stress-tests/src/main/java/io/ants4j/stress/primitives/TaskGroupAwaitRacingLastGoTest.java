@@ -28,7 +28,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class TaskGroupAwaitRacingLastGoTest {
 
-    final TaskGroup<Integer> group = TaskGroup.create(0, Runnable::run);
+    final TaskGroup<Integer> group = TaskGroup.create(-1, Runnable::run);
 
     public TaskGroupAwaitRacingLastGoTest() {
         group.go(() -> 1);

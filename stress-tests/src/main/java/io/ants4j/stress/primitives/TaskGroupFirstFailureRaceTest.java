@@ -31,7 +31,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class TaskGroupFirstFailureRaceTest {
 
-    final TaskGroup<Void> group = TaskGroup.create(0, Runnable::run);
+    final TaskGroup<Void> group = TaskGroup.create(-1, Runnable::run);
     final RuntimeException first = new RuntimeException("1");
     final RuntimeException second = new RuntimeException("2");
     final AtomicInteger started = new AtomicInteger();

@@ -30,7 +30,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class TaskGroupGoRacingCancelTest {
 
-    final TaskGroup<Integer> group = TaskGroup.create(0, Runnable::run);
+    final TaskGroup<Integer> group = TaskGroup.create(-1, Runnable::run);
     volatile int ran;
     volatile Future<Integer> future;
     volatile boolean leftInterrupted;

@@ -1,0 +1,64 @@
+package io.ants4j.primitives;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The tasks of a {@link TaskGroup} let in since the previous {@code await} returned, in {@code go}
+ * order, and a {@link WaitGroup} counting those not yet returned. Guarded by the group's lock, except
+ * where a method says otherwise.
+ */
+final class TaskRound<T> {
+    /*
+     * Implementation notes.
+     *
+     * Once closed, a round's list never changes, so its results are read without the lock. A member
+     * is never removed from the list: cancellation walks it without the lock (frozen, since no go
+     * registers once the group is cancelled), and one that go took back is marked and left out of
+     * the results.
+     */
+
+    final ArrayList<TaskGroup.Member<T>> members = new ArrayList<>();
+    final WaitGroup pending = new WaitGroup();
+    /** Once true, {@link #members} never changes. */
+    boolean closed;
+
+    /** Counts {@code member} in and adds it; if the list cannot grow (no memory), nothing changes. */
+    void register(TaskGroup.Member<T> member) {
+        pending.add(1);
+        try {
+            members.add(member); // may fail to allocate
+        } catch (Throwable t) {
+            pending.done();
+            throw t;
+        }
+        member.round = this;
+    }
+
+    /** The results of a closed round, in {@code go} order; read without the lock. */
+    List<T> results() {
+        ArrayList<T> results = new ArrayList<>(members.size());
+        for (TaskGroup.Member<T> m : members) {
+            if (!m.rejected) {
+                results.add(m.future.isCancelled() ? null : m.future.resultNow());
+            }
+        }
+        return Collections.unmodifiableList(results);
+    }
+
+    /**
+     * Cancels every member but {@code except}, with interruption; called without the lock, once the
+     * group is cancelled. Walks by index: an iterator would be an allocation, which could fail with
+     * the group cancelled and its tasks still running.
+     */
+    void cancelMembers(TaskGroup.Member<T> except) {
+        for (int i = 0, n = members.size(); i < n; i++) {
+            TaskGroup.Member<T> m = members.get(i);
+            if (m != except) {
+                m.cancelledByGroup = true;
+                m.future.cancel(true);
+            }
+        }
+    }
+}
