@@ -11,6 +11,10 @@ import java.nio.file.Path;
  *   <li>{@code test-jvm.args}: extra arguments of every forked test JVM, as a java argument file.
  *       {@code --sun-misc-unsafe-memory-access=deny} exists only from JDK 23 on; older JDKs refuse
  *       to start with it, so they get a harmless system property instead.
+ *   <li>{@code lincheck-jvm.args}: the same for the test JVM of the Lincheck tests
+ *       ({@code systematic-tests}), which in place of that file's arguments needs
+ *       {@code sun.misc.Unsafe}'s memory access ({@code allow} from JDK 23 on; older JDKs allow it
+ *       without the option) and loads its instrumentation agent into itself.
  *   <li>{@code java}: the path of that JDK's {@code java} launcher, then its feature version on a
  *       second line: the scripts that run the jcstress and JMH jars start them with it.
  * </ul>
@@ -23,6 +27,8 @@ public final class JdkFacts {
         Files.writeString(dir.resolve("test-jvm.args"), feature >= 23
                 ? "--sun-misc-unsafe-memory-access=deny\n"
                 : "-Dants4j.unsafe.memory.access=unavailable\n");
+        Files.writeString(dir.resolve("lincheck-jvm.args"), "-XX:+EnableDynamicAgentLoading\n"
+                + (feature >= 23 ? "--sun-misc-unsafe-memory-access=allow\n" : ""));
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Files.writeString(dir.resolve("java"), java + "\n" + feature + "\n");
     }
