@@ -5,7 +5,6 @@ import java.util.List;
 import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.Operation;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -73,7 +72,6 @@ public class MutexInterruptedWaiterLincheckTest {
     }
 
     @Test
-    @Disabled("issue 25 defect 7 (Mutex.tryLock() false on a free lock): enabled when the fix lands")
     void modelChecking() throws NoSuchMethodException {
         ExecutionScenario scenario = new ExecutionScenario(
                 List.of(actor("lock")),
