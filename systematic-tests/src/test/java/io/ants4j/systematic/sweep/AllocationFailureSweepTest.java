@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>System properties: {@code -Dsweep.full=true} sweeps every scenario blindly as well, in steps of 8 bytes
  * (see docs/testing.md for its time); {@code -Dsweep.only=REGEX} runs the scenarios whose name matches;
- * {@code -Dsweep.jvms=N} runs N sweep JVMs at once (default 2).
+ * {@code -Dsweep.jvms=N} runs N sweep JVMs at once (default 2); {@code -Dsweep.verbose=true} logs every run
+ * (free bytes, what the operation threw, which allocation) to {@code target/sweep/jvm-*.log}.
  *
  * <p>A scenario listed in {@link #KNOWN_DEFECTS} fails today for the reason given: its test passes while it
  * fails, and fails once it passes, so that the list is kept true (remove the entry with the fix).
@@ -47,6 +48,13 @@ class AllocationFailureSweepTest {
             Map.entry("TaskGroup.close (platform executor)", "issue 25 defect 4 (the same)"),
             Map.entry("TaskGroup failing task", "issue 25 defect 4: the failing task's path runs out of memory in"
                     + " cancelMembers and the other task is never cancelled"),
+            Map.entry("WaitGroup.await(timeout)", "new: register() counts the waiter in the state word, then"
+                    + " allocating its queue node runs out of memory: the word keeps a waiter no queue holds"
+                    + " ([count=1, waiters=1] after await threw), against the class's invariant"),
+            Map.entry("TaskGroup.await", "new: await() closes the round and opens the next, then building the"
+                    + " results list (Round.results) runs out of memory: the round's results are lost, the next"
+                    + " await() returns [] although the task returned a value"),
+            Map.entry("TaskGroup.await (platform executor)", "new: the same as TaskGroup.await"),
             Map.entry("Pool.reboot", "new: reboot() sets the pool open, then starting the purger and ticker"
                     + " runs out of memory; the pool stays open without them (a second reboot() does nothing) and"
                     + " never retires an idle worker"));
@@ -134,6 +142,7 @@ class AllocationFailureSweepTest {
                 // every collection compacts fully and clears soft references: no dead space or soft garbage left
                 // behind by the filler's collections for the operation's last-ditch collection to hand out
                 "-XX:MarkSweepDeadRatio=0", "-XX:MarkSweepAlwaysCompactCount=1", "-XX:SoftRefLRUPolicyMSPerMB=0",
+                "-Dsweep.verbose=" + Boolean.getBoolean("sweep.verbose"),
                 "-cp", System.getProperty("java.class.path"), SweepMain.class.getName(),
                 OUT.toString(), FULL ? "full" : "quick"));
         cmd.addAll(names);

@@ -83,7 +83,8 @@ record AllocationMap(List<Allocation> allocations, long total) {
         long offset = 0L;
         try {
             for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
-                if (e.getThread() == null || e.getThread().getJavaThreadId() != thread.threadId()) {
+                if (!e.getEventType().getName().equals("jdk.ObjectAllocationOutsideTLAB") // events on by default too
+                        || e.getThread() == null || e.getThread().getJavaThreadId() != thread.threadId()) {
                     continue;
                 }
                 long size = e.getLong("allocationSize");

@@ -173,7 +173,7 @@ final class PoolScenarios {
         /** Runs one task and waits until its worker is idle again. */
         PoolState withIdleWorker() {
             run(task);
-            until("the task ran and its worker is idle: " + pool, () -> ran.get() == 1 && pool.idle() >= 1
+            until(() -> "the task ran and its worker is idle: " + pool, () -> ran.get() == 1 && pool.idle() >= 1
                     && pool.running() == 1);
             ran.set(0);
             return this;
@@ -182,7 +182,7 @@ final class PoolScenarios {
         /** Starts the held task and waits until it runs. */
         PoolState withHeldTask() {
             run(held);
-            until("the held task runs", () -> gated.getCount() == 0);
+            until(() -> "the held task runs", () -> gated.getCount() == 0);
             return this;
         }
 
@@ -196,7 +196,7 @@ final class PoolScenarios {
                     rejected = e;
                 }
             });
-            until("the submitter blocks: " + pool, () -> pool.waiting() == before + 1);
+            until(() -> "the submitter blocks: " + pool, () -> pool.waiting() == before + 1);
             return this;
         }
 
@@ -205,7 +205,7 @@ final class PoolScenarios {
             for (int i = 0; i < pool.cap(); i++) {
                 run(held);
             }
-            until("the pool is full: " + pool, () -> pool.running() == pool.cap() && pool.free() == 0);
+            until(() -> "the pool is full: " + pool, () -> pool.running() == pool.cap() && pool.free() == 0);
             return this;
         }
     }
@@ -217,11 +217,11 @@ final class PoolScenarios {
     static void poolWorks(PoolState s) throws Exception {
         check(!s.pool.isClosed(), "the pool is closed: " + s.pool);
         s.gate.countDown();
-        until("every task ends and no submitter waits: " + s.pool, () -> s.pool.waiting() == 0
+        until(() -> "every task ends and no submitter waits: " + s.pool, () -> s.pool.waiting() == 0
                 && s.pool.running() <= s.pool.cap() && (s.helper == null || !s.helper.thread().isAlive()));
         int before = s.ran.get();
         s.run(s.task);
-        until("a new task runs: " + s.pool, () -> s.ran.get() == before + 1);
+        until(() -> "a new task runs: " + s.pool, () -> s.ran.get() == before + 1);
         terminates(s);
     }
 
@@ -268,7 +268,7 @@ final class PoolScenarios {
                                    Scenario.Operation<PoolState> op, int tasks) {
         l.add(Scenario.of(name, setup::get, op, (s, thrown) -> {
             noneOrOutOfMemory(thrown);
-            until("the task ends: " + s.pool, () -> s.ran.get() >= (thrown == null ? tasks : 0)
+            until(() -> "the task ends: " + s.pool, () -> s.ran.get() >= (thrown == null ? tasks : 0)
                     && s.pool.running() <= s.pool.cap());
             int ran = s.ran.get();
             poolWorks(s);
@@ -300,7 +300,7 @@ final class PoolScenarios {
                     noneOrOutOfMemory(thrown);
                     check(s.pool.cap() == (thrown == null ? CAP + 1 : s.pool.cap()), "cap " + s.pool.cap());
                     if (s.pool.cap() == CAP + 1) {
-                        until("the blocked submitter gets the new worker", () -> !s.helper.thread().isAlive());
+                        until(() -> "the blocked submitter gets the new worker", () -> !s.helper.thread().isAlive());
                     }
                     poolWorks(s);
                 }));
@@ -309,13 +309,13 @@ final class PoolScenarios {
             PoolState s = new PoolState("Pool", w, SHORT_EXPIRY).withIdleWorker();
             s.full();
             s.gate.countDown();
-            until("both workers are idle: " + s.pool, () -> s.pool.idle() == CAP);
+            until(() -> "both workers are idle: " + s.pool, () -> s.pool.idle() == CAP);
             return s;
         }, s -> { }, s -> s.pool.idle() == 0, (s, thrown) -> {
             noneOrOutOfMemory(thrown);
-            until("the idle workers are purged: " + s.pool, () -> s.pool.idle() == 0 && s.pool.running() == 0);
+            until(() -> "the idle workers are purged: " + s.pool, () -> s.pool.idle() == 0 && s.pool.running() == 0);
             s.run(s.task);
-            until("a new worker is purged in turn: " + s.pool, () -> s.ran.get() == 1 && s.pool.running() == 0);
+            until(() -> "a new worker is purged in turn: " + s.pool, () -> s.ran.get() == 1 && s.pool.running() == 0);
             terminates(s);
         }));
         l.add(Scenario.held("Pool task on an exhausted heap" + x,
@@ -363,7 +363,7 @@ final class PoolScenarios {
                         if (thrown != null) {
                             s.executor.shutdownNow();
                         }
-                        until("the running task is interrupted", () -> s.interrupted.get() == 1);
+                        until(() -> "the running task is interrupted", () -> s.interrupted.get() == 1);
                         check(s.executor.awaitTermination(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
                                 "does not terminate: " + s.pool);
                         rebootWorks(s);
@@ -397,7 +397,7 @@ final class PoolScenarios {
             }
             check(!s.pool.isClosed(), "closed after a second reboot");
             s.run(s.task);
-            until("the task runs and its idle worker is purged (the purger runs): " + s.pool,
+            until(() -> "the task runs and its idle worker is purged (the purger runs): " + s.pool,
                     () -> s.ran.get() == 1 && s.pool.running() == 0);
             terminates(s);
         }));

@@ -641,7 +641,7 @@ final class PrimitiveScenarios {
         if (!t.group.isCancelled()) {
             t.group.cancel(); // the operation failed before it cancelled anything: the group must be as before
         }
-        until("the running task is cancelled and ends (" + t.group + ")", () -> t.running.isDone()
+        until(() -> "the running task is cancelled and ends (" + t.group + ")", () -> t.running.isDone()
                 && (t.runningThread.get() == null || !t.runningThread.get().isAlive()));
         check(t.running.isCancelled(), "the running task was not cancelled");
         closes(t.group);

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * What the scenarios' checks share: bounded waits, helper threads whose failures are reported, and a helper that
@@ -21,10 +22,15 @@ final class Probe {
 
     /** Waits until {@code condition} holds, polling; fails with {@code what} after {@link #TIMEOUT}. */
     static void until(String what, BooleanSupplier condition) {
+        until(() -> what, condition);
+    }
+
+    /** As {@link #until(String, BooleanSupplier)}, with the message made when the wait fails (state then). */
+    static void until(Supplier<String> what, BooleanSupplier condition) {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0L) {
-                throw new AssertionError("timed out after " + TIMEOUT.toSeconds() + " s waiting until " + what);
+                throw new AssertionError("timed out after " + TIMEOUT.toSeconds() + " s waiting until " + what.get());
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
