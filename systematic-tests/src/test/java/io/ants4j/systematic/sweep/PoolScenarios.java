@@ -124,7 +124,8 @@ final class PoolScenarios {
         Probe.Helper helper;
         volatile Object result;
         volatile Future<?> future;
-        volatile RejectedExecutionException rejected;
+        /** What the blocked submitter got: a rejection, or an OutOfMemoryError (woken while the heap is exhausted). */
+        volatile Throwable rejected;
 
         PoolState(String kind, Workers workers, Duration expiry) {
             PoolOptions o = workers.options(expiry, logger);
@@ -192,7 +193,7 @@ final class PoolScenarios {
             helper = Probe.start("submitter", () -> {
                 try {
                     run(task);
-                } catch (RejectedExecutionException e) {
+                } catch (RejectedExecutionException | OutOfMemoryError e) {
                     rejected = e;
                 }
             });
@@ -338,7 +339,7 @@ final class PoolScenarios {
                     }
                     check(s.pool.isClosed(), "not closed");
                     s.helper.join();
-                    check(s.rejected instanceof PoolClosedException,
+                    check(s.rejected instanceof PoolClosedException || s.rejected instanceof OutOfMemoryError,
                             "the blocked submitter was not rejected with PoolClosedException but " + s.rejected);
                     s.helper = null;
                     s.gate.countDown();
@@ -435,7 +436,8 @@ final class PoolScenarios {
                         s.pool.release();
                     }
                     s.helper.join();
-                    check(s.rejected instanceof PoolClosedException, "the blocked caller got " + s.rejected);
+                    check(s.rejected instanceof PoolClosedException || s.rejected instanceof OutOfMemoryError,
+                            "the blocked caller got " + s.rejected);
                     s.helper = null;
                     rebootWorks(s);
                 }));
