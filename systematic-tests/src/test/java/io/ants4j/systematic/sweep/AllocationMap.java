@@ -24,18 +24,37 @@ record AllocationMap(List<Allocation> allocations, long total) {
 
     /** One allocation: its offset in the operation, its size, the class allocated and the top of its stack. */
     record Allocation(long offset, long size, String type, List<String> frames) {
+        /** The innermost frame of ants4j code (not the sweep's) on the stack, or the top frame if none. */
+        String caller() {
+            for (String f : frames) {
+                if (f.startsWith("io.ants4j.") && !f.startsWith("io.ants4j.systematic.")) {
+                    return f;
+                }
+            }
+            return frames.isEmpty() ? "?" : frames.get(0);
+        }
+
         /** The class, where it was allocated and, if elsewhere, the last frame of ants4j that led there. */
         String site() {
             String top = frames.isEmpty() ? "?" : frames.get(0);
-            String ours = null;
-            for (String f : frames) {
-                if (f.startsWith("io.ants4j.") && !f.startsWith("io.ants4j.systematic.")) {
-                    ours = f;
-                    break;
-                }
-            }
-            return type + " at " + top + (ours == null || ours.equals(top) ? "" : " from " + ours);
+            String ours = caller();
+            return type + " at " + top + (ours.equals(top) ? "" : " from " + ours);
         }
+    }
+
+    /** The offset of every allocation. */
+    List<Long> offsets() {
+        return allocations.stream().map(Allocation::offset).toList();
+    }
+
+    /**
+     * The offset of the first allocation made under each call of ants4j code ({@link Allocation#caller}): the
+     * quick run's targets. Every allocation of the JDK under one call of ours throws out of that same call, so
+     * the code under test sees one failure per call site; the full run fails every allocation.
+     */
+    List<Long> offsetsPerCallSite() {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        return allocations.stream().filter(a -> seen.add(a.caller())).map(Allocation::offset).toList();
     }
 
     /** The allocation that an operation whose thread allocated {@code position} bytes before failing failed at. */

@@ -218,8 +218,10 @@ final class PoolScenarios {
     static void poolWorks(PoolState s) throws Exception {
         check(!s.pool.isClosed(), "the pool is closed: " + s.pool);
         s.gate.countDown();
+        // every worker idle: no task handed over earlier (a woken submitter's) is still to run and count
         until(() -> "every task ends and no submitter waits: " + s.pool, () -> s.pool.waiting() == 0
-                && s.pool.running() <= s.pool.cap() && (s.helper == null || !s.helper.thread().isAlive()));
+                && s.pool.running() <= s.pool.cap() && s.pool.idle() == s.pool.running()
+                && (s.helper == null || !s.helper.thread().isAlive()));
         int before = s.ran.get();
         s.run(s.task);
         until(() -> "a new task runs: " + s.pool, () -> s.ran.get() == before + 1);

@@ -17,13 +17,16 @@ final class Scenarios {
     }
 
     /**
-     * The scenarios of the default run (CI): all but the pool's entry points on platform workers, which repeat
-     * those on virtual workers except where a worker or background thread is started (a new worker, reboot,
-     * purge, and release, which stops them): those run on both. {@code -Dsweep.full=true} runs all.
+     * The scenarios of the default run (CI, about two minutes on two cores): every primitive operation and every
+     * entry point of the pools once, on the default virtual workers, plus a new platform worker; the entry points
+     * on platform workers and the life cycle of a {@code MultiPool} beyond release and reboot (it delegates to
+     * its pools, which the {@code Pool} scenarios cover) run with {@code -Dsweep.full=true}.
      */
     static boolean inDefaultRun(String name) {
-        return !name.endsWith(PoolScenarios.Workers.PLATFORM.suffix) || name.contains("new worker")
-                || name.contains(".reboot") || name.contains(".purge") || name.startsWith("Pool.release");
+        if (name.endsWith(PoolScenarios.Workers.PLATFORM.suffix)) {
+            return name.startsWith("Pool.execute (new worker)");
+        }
+        return !name.matches("MultiPool\\.(shutdown|shutdownNow|close|awaitTermination)");
     }
 
     static Map<String, Scenario<?>> byName() {

@@ -30,12 +30,22 @@ import java.util.TreeSet;
  */
 public final class SweepMain {
     static final String PREFIX = "SWEEP|";
-    /** How long an operation may take before it counts as hung. */
+    /** How long an operation may take, once the heap is free again, before it counts as hung. */
     private static final long OPERATION_MILLIS = 10_000L;
+    /**
+     * How long the heap stays exhausted for an operation that has not returned. Far longer than an operation
+     * takes (milliseconds, interpreted, even on a loaded machine), but short: an operation that waits for
+     * memory rather than failing (the JDK's {@code VirtualThread.unpark} retries its submission to the
+     * scheduler every 100 ms on {@link OutOfMemoryError}, for as long as the heap stays exhausted) is let go
+     * here, and counts as hung only if it does not return once memory is back.
+     */
+    private static final long EXHAUSTED_MILLIS = 1_000L;
     private static final long QUIESCE_MILLIS = 200L;
     /** Free bytes a held scenario is swept up to. */
     private static final long HELD_BYTES = 512L;
     private static final long HELD_BYTES_FULL = 4096L;
+    /** The step of a held scenario's blind sweep in the quick run (the full one steps by 8 bytes). */
+    private static final long HELD_STEP = 64L;
 
     private final HeapFiller filler = new HeapFiller();
     private final PrintStream out = System.out;
@@ -72,7 +82,7 @@ public final class SweepMain {
     }
 
     /** One run's result. */
-    private record Run(long free, Throwable thrown, long allocated, String failure) {
+    private record Run(long free, Throwable thrown, long allocated, boolean stalled, String failure) {
         boolean outOfMemory() {
             return thrown instanceof OutOfMemoryError;
         }
@@ -82,7 +92,7 @@ public final class SweepMain {
         long start = System.nanoTime();
         int runs = 0;
         try {
-            for (int i = 0; i < 2; i++) {
+            for (int i = 0; i < (full ? 2 : 1); i++) { // quick: the traced run is the second warm-up
                 Run r = run(s, -1L, null);
                 runs++;
                 if (r.failure != null) {
@@ -94,7 +104,11 @@ public final class SweepMain {
             long total;
             if (mapped) {
                 Run[] traced = new Run[1];
+                long t0 = System.nanoTime();
                 map = trace(s, traced);
+                if (verbose) {
+                    out.println(PREFIX + "TRACE|" + s.name() + "|ms=" + (System.nanoTime() - t0) / 1_000_000L);
+                }
                 runs++;
                 if (traced[0].failure != null) {
                     fail(s, "fails with memory to spare (traced): " + traced[0].failure, traced[0]);
@@ -108,12 +122,12 @@ public final class SweepMain {
             boolean held = s.settled() != null;
             TreeSet<Long> targets = new TreeSet<>();
             if (held) {
-                for (long n = 0; n <= (full ? HELD_BYTES_FULL : HELD_BYTES); n += full ? 8 : 32) {
+                for (long n = 0; n <= (full ? HELD_BYTES_FULL : HELD_BYTES); n += full ? 8 : HELD_STEP) {
                     targets.add(n);
                 }
             } else {
                 if (map != null) {
-                    map.allocations().forEach(a -> targets.add(a.offset()));
+                    targets.addAll(full ? map.offsets() : map.offsetsPerCallSite());
                 } else {
                     for (long n = 0; n <= total; n += 16) {
                         targets.add(n);
@@ -127,15 +141,16 @@ public final class SweepMain {
             }
             TreeSet<Long> offsets = new TreeSet<>();
             if (map != null && !held) {
-                map.allocations().forEach(a -> offsets.add(a.offset()));
+                offsets.addAll(map.offsets());
             }
             TreeSet<Integer> hit = new TreeSet<>();
             int missed = 0;
+            int stalled = 0;
             for (long target : targets) {
                 boolean steer = offsets.contains(target); // else a blind run: whatever it fails at
                 boolean reached = false;
                 long correction = 0L; // what other threads took or left, seen in this target's earlier attempts
-                for (int attempt = 0; attempt < 4 && !reached; attempt++) {
+                for (int attempt = 0; attempt < (full ? 4 : 2) && !reached; attempt++) {
                     Run r = run(s, Math.max(0L, steer ? target + correction : target), map);
                     runs++;
                     if (r.failure != null) {
@@ -147,6 +162,12 @@ public final class SweepMain {
                         if (a != null) {
                             hit.add(map.allocations().indexOf(a));
                         }
+                    }
+                    if (r.stalled) {
+                        // it waited for memory instead of failing: another attempt would only wait again
+                        stalled++;
+                        reached = !steer || r.outOfMemory() && r.allocated == target;
+                        break;
                     }
                     if (!steer) {
                         reached = true;
@@ -181,6 +202,7 @@ public final class SweepMain {
             long ms = (System.nanoTime() - start) / 1_000_000L;
             out.println(PREFIX + "PASS|" + s.name() + "|runs=" + runs + "|allocations=" + (map == null ? "?"
                     : hit.size() + "/" + map.allocations().size()) + "|bytes=" + total + "|missed=" + missed
+                    + "|stalled=" + stalled
                     + "|ms=" + ms);
         } catch (Throwable t) {
             out.println(PREFIX + "FAIL|" + s.name() + "|the harness failed after " + runs + " runs: " + oneLine(t));
@@ -194,26 +216,33 @@ public final class SweepMain {
             runner.start(s, state);
             runner.awaitDone(OPERATION_MILLIS);
         }, 0L, dumps);
-        result[0] = finish(s, state, -1L, null, true);
+        result[0] = finish(s, state, -1L, null, false, true);
         return new AllocationMap(map.allocations(), runner.allocated());
     }
 
     /** Sets up, exhausts the heap down to {@code n} free bytes ({@code n < 0}: not at all), runs, checks. */
     private Run run(Scenario<?> s, long n, AllocationMap map) throws Exception {
+        long t0 = System.nanoTime();
         Object state = s.setup().make();
         long free = -1L;
+        long t1 = System.nanoTime();
+        long tq = t1;
         if (n >= 0L) {
             quiesce();
+            tq = System.nanoTime();
             free = filler.fill(n);
         }
+        long t2 = System.nanoTime();
         runner.start(s, state);
-        boolean over = runner.awaitDone(OPERATION_MILLIS);
+        boolean stalled = !runner.awaitDone(EXHAUSTED_MILLIS);
         filler.release();
-        Run r = finish(s, state, free, map, over || runner.awaitDone(OPERATION_MILLIS));
+        long t3 = System.nanoTime();
+        Run r = finish(s, state, free, map, stalled, !stalled || runner.awaitDone(OPERATION_MILLIS));
         if (verbose) {
             out.println(PREFIX + "RUN|" + s.name() + "|n=" + n + " free=" + free + " threw=" + r.thrown
-                    + " allocated=" + r.allocated + (map != null && r.outOfMemory() ? " at " + map.describe(r.allocated)
-                    : ""));
+                    + " allocated=" + r.allocated + (r.stalled ? " stalled" : "") + (map != null && r.outOfMemory() ? " at " + map.describe(r.allocated)
+                    : "") + " ms: setup=" + (t1 - t0) / 1_000_000L + " quiesce=" + (tq - t1) / 1_000_000L + " fill=" + (t2 - tq) / 1_000_000L
+                    + " operation=" + (t3 - t2) / 1_000_000L + " check=" + (System.nanoTime() - t3) / 1_000_000L);
         }
         return r;
     }
@@ -244,13 +273,13 @@ public final class SweepMain {
     }
 
     @SuppressWarnings("unchecked")
-    private Run finish(Scenario<?> s, Object state, long free, AllocationMap map, boolean over) {
+    private Run finish(Scenario<?> s, Object state, long free, AllocationMap map, boolean stalled, boolean over) {
         if (!over) {
             String dump = dumpThreads(s);
             String at = Arrays.toString(runner.thread().getStackTrace());
             runner = new SweepRunner(generation++); // the old one stays stuck in the operation
-            return new Run(free, null, -1L, "the operation did not return within " + 2 * OPERATION_MILLIS / 1000
-                    + " s (" + free + " bytes free); the runner is at " + at + "; threads: " + dump);
+            return new Run(free, null, -1L, true, "the operation did not return within "
+                    + (EXHAUSTED_MILLIS + OPERATION_MILLIS) / 1000 + " s (" + free + " bytes free); the runner is at " + at + "; threads: " + dump);
         }
         Throwable thrown = runner.thrown();
         long allocated = runner.allocated();
@@ -276,13 +305,10 @@ public final class SweepMain {
             } else {
                 b.append("; the operation returned normally");
             }
-            b.append("; then: ").append(broken);
-            if (broken.getMessage() != null && broken.getMessage().startsWith("timed out")) {
-                b.append("; threads: ").append(dumpThreads(s));
-            }
+            b.append("; then: ").append(broken).append("; threads: ").append(dumpThreads(s));
             failure = b.toString();
         }
-        return new Run(free, thrown, allocated, failure);
+        return new Run(free, thrown, allocated, stalled, failure);
     }
 
     private void fail(Scenario<?> s, String failure, Run r) {
