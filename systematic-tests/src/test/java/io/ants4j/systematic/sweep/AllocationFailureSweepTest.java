@@ -57,7 +57,8 @@ class AllocationFailureSweepTest {
             Map.entry("TaskGroup.await (platform executor)", "new: the same as TaskGroup.await"),
             Map.entry("Pool.reboot", "new: reboot() sets the pool open, then starting the purger and ticker"
                     + " runs out of memory; the pool stays open without them (a second reboot() does nothing) and"
-                    + " never retires an idle worker"));
+                    + " never retires an idle worker"),
+            Map.entry("MultiPool.reboot", "new: the same as Pool.reboot, in the first sub-pool"));
 
     private static final boolean FULL = Boolean.getBoolean("sweep.full");
     private static final Pattern ONLY = Pattern.compile(System.getProperty("sweep.only", ".*"));
