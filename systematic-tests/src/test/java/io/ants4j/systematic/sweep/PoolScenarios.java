@@ -1,0 +1,463 @@
+package io.ants4j.systematic.sweep;
+
+import static io.ants4j.systematic.sweep.Probe.check;
+import static io.ants4j.systematic.sweep.Probe.noneOrOutOfMemory;
+import static io.ants4j.systematic.sweep.Probe.until;
+
+import io.ants4j.pool.LoadBalancing;
+import io.ants4j.pool.MultiPool;
+import io.ants4j.pool.MultiPoolWithFunc;
+import io.ants4j.pool.Pool;
+import io.ants4j.pool.PoolClosedException;
+import io.ants4j.pool.PoolOptions;
+import io.ants4j.pool.PoolWithFunc;
+import io.ants4j.pool.WorkerPool;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ResourceBundle;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The sweep's scenarios for the pools: every entry point of {@link Pool}, {@link PoolWithFunc}, {@link MultiPool}
+ * and {@link MultiPoolWithFunc}, on the default virtual-thread workers and on platform workers.
+ */
+final class PoolScenarios {
+    private static final int CAP = 2;
+    /** A purger period short enough to purge within a held run; the ticker runs ten times as often. */
+    private static final Duration SHORT_EXPIRY = Duration.ofMillis(50);
+    private static final Consumer<Object> RUN = o -> ((Runnable) o).run();
+
+    private PoolScenarios() {
+    }
+
+    /** The default (virtual) workers, or platform ones. */
+    enum Workers {
+        VIRTUAL(""), PLATFORM(" (platform workers)");
+
+        final String suffix;
+
+        Workers(String suffix) {
+            this.suffix = suffix;
+        }
+
+        PoolOptions options(Duration expiry, Logger logger) {
+            PoolOptions.Builder b = PoolOptions.builder().expiryDuration(expiry).logger(logger);
+            if (this == PLATFORM) {
+                b.threadFactory(Thread.ofPlatform().daemon(true).name("sweep-worker-", 0).factory());
+            }
+            return b.build();
+        }
+    }
+
+    /** Keeps what the pool logs (a task or the purger failing) without allocating. */
+    static final class Logger implements System.Logger {
+        final AtomicInteger logged = new AtomicInteger();
+        volatile Throwable last;
+
+        @Override
+        public String getName() {
+            return "sweep";
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+            return true;
+        }
+
+        @Override
+        public void log(Level level, Supplier<String> msgSupplier, Throwable thrown) {
+            record(thrown);
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
+            record(thrown);
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+            record(null);
+        }
+
+        private void record(Throwable thrown) {
+            logged.incrementAndGet();
+            last = thrown;
+        }
+    }
+
+    /** A pool of one of the four kinds, tasks that count their runs, a gate that holds a task, helpers. */
+    static final class PoolState {
+        final Logger logger = new Logger();
+        final AtomicInteger ran = new AtomicInteger();
+        final Runnable task = ran::incrementAndGet;
+        final Callable<Object> callable = () -> {
+            ran.incrementAndGet();
+            return this;
+        };
+        final List<Callable<Object>> two = List.of(callable, callable);
+        final CountDownLatch gate = new CountDownLatch(1);
+        final CountDownLatch gated = new CountDownLatch(1);
+        final AtomicInteger interrupted = new AtomicInteger();
+        /** Runs until the gate opens or it is interrupted. */
+        final Runnable held = () -> {
+            gated.countDown();
+            try {
+                gate.await(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                interrupted.incrementAndGet();
+            }
+        };
+        final WorkerPool pool;
+        /** The pool as an executor ({@link Pool}, {@link MultiPool}), else null. */
+        final ExecutorService executor;
+        final PoolWithFunc<Object> func;
+        final MultiPoolWithFunc<Object> multiFunc;
+        Probe.Helper helper;
+        volatile Object result;
+        volatile Future<?> future;
+        /** What the blocked submitter got: a rejection, or an OutOfMemoryError (woken while the heap is exhausted). */
+        volatile Throwable rejected;
+
+        PoolState(String kind, Workers workers, Duration expiry) {
+            PoolOptions o = workers.options(expiry, logger);
+            switch (kind) {
+                case "Pool" -> {
+                    Pool p = Pool.newPool(CAP, o);
+                    pool = p;
+                    executor = p;
+                    func = null;
+                    multiFunc = null;
+                }
+                case "PoolWithFunc" -> {
+                    func = PoolWithFunc.newPool(CAP, RUN, o);
+                    pool = func;
+                    executor = null;
+                    multiFunc = null;
+                }
+                case "MultiPool" -> {
+                    MultiPool p = MultiPool.newMultiPool(2, CAP, LoadBalancing.ROUND_ROBIN, o);
+                    pool = p;
+                    executor = p;
+                    func = null;
+                    multiFunc = null;
+                }
+                case "MultiPoolWithFunc" -> {
+                    multiFunc = MultiPoolWithFunc.newMultiPool(2, CAP, RUN, LoadBalancing.ROUND_ROBIN, o);
+                    pool = multiFunc;
+                    executor = null;
+                    func = null;
+                }
+                default -> throw new IllegalArgumentException(kind);
+            }
+        }
+
+        /** Hands {@code r} to the pool the way its kind does. */
+        void run(Runnable r) {
+            if (executor != null) {
+                executor.execute(r);
+            } else if (func != null) {
+                func.invoke(r);
+            } else {
+                multiFunc.invoke(r);
+            }
+        }
+
+        /** Runs one task and waits until its worker is idle again. */
+        PoolState withIdleWorker() {
+            run(task);
+            until(() -> "the task ran and its worker is idle: " + pool, () -> ran.get() == 1 && pool.idle() >= 1
+                    && pool.running() == 1);
+            ran.set(0);
+            return this;
+        }
+
+        /** Starts the held task and waits until it runs. */
+        PoolState withHeldTask() {
+            run(held);
+            until(() -> "the held task runs", () -> gated.getCount() == 0);
+            return this;
+        }
+
+        /** Starts a submitter that blocks (the pool is full) and keeps what rejected it, if anything. */
+        PoolState withBlockedSubmitter() {
+            int before = pool.waiting();
+            helper = Probe.start("submitter", () -> {
+                try {
+                    run(task);
+                } catch (RejectedExecutionException | OutOfMemoryError e) {
+                    rejected = e;
+                }
+            });
+            until(() -> "the submitter blocks: " + pool, () -> pool.waiting() == before + 1);
+            return this;
+        }
+
+        /** Fills the pool with held tasks. */
+        PoolState full() {
+            for (int i = 0; i < pool.cap(); i++) {
+                run(held);
+            }
+            until(() -> "the pool is full: " + pool, () -> pool.running() == pool.cap() && pool.free() == 0);
+            return this;
+        }
+    }
+
+    /**
+     * The pool is open, within its capacity, with nobody waiting; it runs a new task; then it shuts down and
+     * terminates (every thread ends).
+     */
+    static void poolWorks(PoolState s) throws Exception {
+        check(!s.pool.isClosed(), "the pool is closed: " + s.pool);
+        s.gate.countDown();
+        // every worker idle: no task handed over earlier (a woken submitter's) is still to run and count
+        until(() -> "every task ends and no submitter waits: " + s.pool, () -> s.pool.waiting() == 0
+                && s.pool.running() <= s.pool.cap() && s.pool.idle() == s.pool.running()
+                && (s.helper == null || !s.helper.thread().isAlive()));
+        int before = s.ran.get();
+        s.run(s.task);
+        until(() -> "a new task runs: " + s.pool, () -> s.ran.get() == before + 1);
+        terminates(s);
+    }
+
+    /** Releases the pool and waits (bounded) until it has terminated with every thread ended. */
+    static void terminates(PoolState s) throws Exception {
+        s.gate.countDown();
+        s.pool.release();
+        check(s.pool.awaitTermination(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                "the pool does not terminate: " + s.pool);
+        check(s.pool.running() == 0 && s.pool.isTerminated(), "terminated with workers counted: " + s.pool);
+        if (s.helper != null) {
+            s.helper.join();
+        }
+    }
+
+    /** Reopens a closed pool and checks it works. */
+    static void rebootWorks(PoolState s) throws Exception {
+        s.pool.reboot();
+        poolWorks(s);
+    }
+
+    /** A task handed over ran once; one refused did not run (checked once the pool has terminated). */
+    static void ranIff(PoolState s, Throwable thrown, int expected) {
+        int want = thrown == null ? expected : 0;
+        check(s.ran.get() == want || thrown != null && s.ran.get() <= expected,
+                "the task ran " + s.ran.get() + " times (" + (thrown == null ? "handed over" : "refused") + ")");
+    }
+
+    static List<Scenario<?>> all() {
+        List<Scenario<?>> l = new ArrayList<>();
+        for (Workers w : Workers.values()) {
+            pool(l, w);
+            funcPools(l, w);
+            multiPools(l, w);
+        }
+        return l;
+    }
+
+    private static Duration noPurge() {
+        return Duration.ofSeconds(60);
+    }
+
+    private static void submission(List<Scenario<?>> l, String name, Supplier<PoolState> setup,
+                                   Scenario.Operation<PoolState> op, int tasks) {
+        l.add(Scenario.of(name, setup::get, op, (s, thrown) -> {
+            noneOrOutOfMemory(thrown);
+            until(() -> "the task ends: " + s.pool, () -> s.ran.get() >= (thrown == null ? tasks : 0)
+                    && s.pool.running() <= s.pool.cap());
+            int ran = s.ran.get();
+            poolWorks(s);
+            s.ran.set(ran);
+            ranIff(s, thrown, tasks);
+        }));
+    }
+
+    private static void pool(List<Scenario<?>> l, Workers w) {
+        String x = w.suffix;
+        submission(l, "Pool.execute (new worker)" + x, () -> new PoolState("Pool", w, noPurge()),
+                s -> s.executor.execute(s.task), 1);
+        submission(l, "Pool.execute (idle worker)" + x, () -> new PoolState("Pool", w, noPurge()).withIdleWorker(),
+                s -> s.executor.execute(s.task), 1);
+        submission(l, "Pool.submit" + x, () -> new PoolState("Pool", w, noPurge()),
+                s -> s.future = s.executor.submit(s.callable), 1);
+        submission(l, "Pool.tryExecute" + x, () -> new PoolState("Pool", w, noPurge()).withIdleWorker(),
+                s -> s.result = s.executor instanceof Pool p && p.tryExecute(s.task, Duration.ZERO), 1);
+        submission(l, "Pool.invokeAll" + x, () -> new PoolState("Pool", w, noPurge()),
+                s -> s.result = s.executor.invokeAll(s.two), 2);
+        l.add(Scenario.of("Pool.invokeAny" + x, () -> new PoolState("Pool", w, noPurge()),
+                s -> s.result = s.executor.invokeAny(s.two), (s, thrown) -> {
+                    noneOrOutOfMemory(thrown);
+                    check(thrown != null || s.result == s, "invokeAny returned " + s.result);
+                    poolWorks(s);
+                }));
+        l.add(Scenario.of("Pool.tune" + x, () -> new PoolState("Pool", w, noPurge()).full().withBlockedSubmitter(),
+                s -> s.pool.tune(CAP + 1), (s, thrown) -> {
+                    noneOrOutOfMemory(thrown);
+                    check(s.pool.cap() == (thrown == null ? CAP + 1 : s.pool.cap()), "cap " + s.pool.cap());
+                    if (s.pool.cap() == CAP + 1) {
+                        until(() -> "the blocked submitter gets the new worker", () -> !s.helper.thread().isAlive());
+                    }
+                    poolWorks(s);
+                }));
+        lifeCycle(l, "Pool", w);
+        l.add(Scenario.held("Pool.purge" + x, () -> {
+            PoolState s = new PoolState("Pool", w, SHORT_EXPIRY).withIdleWorker();
+            s.full();
+            s.gate.countDown();
+            until(() -> "both workers are idle: " + s.pool, () -> s.pool.idle() == CAP);
+            return s;
+        }, s -> { }, s -> s.pool.idle() == 0, (s, thrown) -> {
+            noneOrOutOfMemory(thrown);
+            until(() -> "the idle workers are purged: " + s.pool, () -> s.pool.idle() == 0 && s.pool.running() == 0);
+            s.run(s.task);
+            until(() -> "a new worker is purged in turn: " + s.pool, () -> s.ran.get() == 1 && s.pool.running() == 0);
+            terminates(s);
+        }));
+        l.add(Scenario.held("Pool task on an exhausted heap" + x,
+                () -> new PoolState("Pool", w, noPurge()).withIdleWorker(), s -> s.executor.execute(s.task),
+                s -> s.ran.get() == 1 && s.pool.idle() == 1, (s, thrown) -> {
+                    noneOrOutOfMemory(thrown);
+                    poolWorks(s);
+                }));
+    }
+
+    /** release, shutdown, shutdownNow, close, reboot and awaitTermination of a pool of {@code kind}. */
+    private static void lifeCycle(List<Scenario<?>> l, String kind, Workers w) {
+        String x = w.suffix;
+        l.add(Scenario.of(kind + ".release" + x,
+                () -> new PoolState(kind, w, noPurge()).full().withBlockedSubmitter(), s -> s.pool.release(),
+                (s, thrown) -> {
+                    noneOrOutOfMemory(thrown);
+                    if (thrown != null && !s.pool.isClosed()) {
+                        s.pool.release();
+                    }
+                    check(s.pool.isClosed(), "not closed");
+                    s.helper.join();
+                    check(s.rejected instanceof PoolClosedException || s.rejected instanceof OutOfMemoryError,
+                            "the blocked submitter was not rejected with PoolClosedException but " + s.rejected);
+                    s.helper = null;
+                    s.gate.countDown();
+                    check(s.pool.awaitTermination(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                            "does not terminate: " + s.pool);
+                    rebootWorks(s);
+                }));
+        if (!kind.endsWith("WithFunc")) {
+            l.add(Scenario.of(kind + ".shutdown" + x, () -> new PoolState(kind, w, noPurge()).withIdleWorker(),
+                    s -> s.executor.shutdown(), (s, thrown) -> {
+                        noneOrOutOfMemory(thrown);
+                        if (thrown != null) {
+                            s.executor.shutdown();
+                        }
+                        check(s.executor.awaitTermination(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                                "does not terminate: " + s.pool);
+                        rebootWorks(s);
+                    }));
+            l.add(Scenario.of(kind + ".shutdownNow" + x, () -> new PoolState(kind, w, noPurge()).withHeldTask(),
+                    s -> s.result = s.executor.shutdownNow(), (s, thrown) -> {
+                        noneOrOutOfMemory(thrown);
+                        if (thrown != null) {
+                            s.executor.shutdownNow();
+                        }
+                        until(() -> "the running task is interrupted", () -> s.interrupted.get() == 1);
+                        check(s.executor.awaitTermination(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                                "does not terminate: " + s.pool);
+                        rebootWorks(s);
+                        check(s.interrupted.get() == 1, "a task after reboot was interrupted");
+                    }));
+        }
+        l.add(Scenario.of(kind + ".close" + x, () -> {
+            PoolState s = new PoolState(kind, w, noPurge()).withHeldTask();
+            s.helper = Probe.whenOperationParks("opener", s.gate::countDown);
+            return s;
+        }, s -> s.pool.close(), (s, thrown) -> {
+            noneOrOutOfMemory(thrown);
+            s.helper.join();
+            s.helper = null;
+            if (thrown != null) {
+                s.pool.release();
+            }
+            check(s.pool.awaitTermination(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                    "does not terminate: " + s.pool);
+            rebootWorks(s);
+        }));
+        l.add(Scenario.of(kind + ".reboot" + x, () -> {
+            PoolState s = new PoolState(kind, w, SHORT_EXPIRY).withIdleWorker();
+            s.pool.release();
+            check(s.pool.awaitTermination(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), "setup: not terminated");
+            return s;
+        }, s -> s.pool.reboot(), (s, thrown) -> {
+            noneOrOutOfMemory(thrown);
+            if (s.pool.isClosed()) { // the reboot did not happen: it must still be possible
+                s.pool.reboot();
+            }
+            check(!s.pool.isClosed(), "closed after a second reboot");
+            s.run(s.task);
+            until(() -> "the task runs and its idle worker is purged (the purger runs): " + s.pool,
+                    () -> s.ran.get() == 1 && s.pool.running() == 0);
+            terminates(s);
+        }));
+        l.add(Scenario.of(kind + ".awaitTermination" + x, () -> {
+            PoolState s = new PoolState(kind, w, noPurge()).withHeldTask();
+            s.pool.release();
+            s.helper = Probe.whenOperationParks("opener", s.gate::countDown);
+            return s;
+        }, s -> s.result = s.pool.awaitTermination(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                (s, thrown) -> {
+                    noneOrOutOfMemory(thrown);
+                    s.helper.join();
+                    s.helper = null;
+                    check(thrown != null || Boolean.TRUE.equals(s.result), "awaitTermination returned " + s.result);
+                    check(s.pool.awaitTermination(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                            "does not terminate: " + s.pool);
+                    rebootWorks(s);
+                }));
+    }
+
+    private static void funcPools(List<Scenario<?>> l, Workers w) {
+        String x = w.suffix;
+        submission(l, "PoolWithFunc.invoke (new worker)" + x, () -> new PoolState("PoolWithFunc", w, noPurge()),
+                s -> s.func.invoke(s.task), 1);
+        submission(l, "PoolWithFunc.tryInvoke (idle worker)" + x,
+                () -> new PoolState("PoolWithFunc", w, noPurge()).withIdleWorker(),
+                s -> s.result = s.func.tryInvoke(s.task, Duration.ZERO), 1);
+        submission(l, "MultiPoolWithFunc.invoke" + x, () -> new PoolState("MultiPoolWithFunc", w, noPurge()),
+                s -> s.multiFunc.invoke(s.task), 1);
+        l.add(Scenario.of("PoolWithFunc.release" + x,
+                () -> new PoolState("PoolWithFunc", w, noPurge()).full().withBlockedSubmitter(),
+                s -> s.pool.release(), (s, thrown) -> {
+                    noneOrOutOfMemory(thrown);
+                    if (thrown != null) {
+                        s.pool.release();
+                    }
+                    s.helper.join();
+                    check(s.rejected instanceof PoolClosedException || s.rejected instanceof OutOfMemoryError,
+                            "the blocked caller got " + s.rejected);
+                    s.helper = null;
+                    rebootWorks(s);
+                }));
+    }
+
+    private static void multiPools(List<Scenario<?>> l, Workers w) {
+        String x = w.suffix;
+        submission(l, "MultiPool.execute" + x, () -> new PoolState("MultiPool", w, noPurge()),
+                s -> s.executor.execute(s.task), 1);
+        submission(l, "MultiPool.submit" + x, () -> new PoolState("MultiPool", w, noPurge()),
+                s -> s.future = s.executor.submit(s.callable), 1);
+        l.add(Scenario.of("MultiPool.tune" + x, () -> new PoolState("MultiPool", w, noPurge()),
+                s -> s.pool.tune(CAP + 1), (s, thrown) -> {
+                    noneOrOutOfMemory(thrown);
+                    check(s.pool.cap() == 2 * (CAP + 1) || thrown != null && s.pool.cap() == 2 * CAP,
+                            "cap " + s.pool.cap() + " after tune" + (thrown == null ? "" : " threw"));
+                    poolWorks(s);
+                }));
+        lifeCycle(l, "MultiPool", w);
+    }
+}

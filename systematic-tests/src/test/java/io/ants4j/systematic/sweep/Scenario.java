@@ -1,0 +1,59 @@
+package io.ants4j.systematic.sweep;
+
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/**
+ * One row of the allocation-failure sweep: how to make the object under test ({@link #setup}), the operation
+ * run while the heap is exhausted ({@link #operation}), and the check run once the heap is free again
+ * ({@link #check}): the object's invariants, and that it still works.
+ *
+ * <p>The operation runs on the sweep's runner thread (a platform thread reused for every run of the
+ * scenario), so that the allocations it makes on that thread can be mapped and failed one by one. It must not
+ * block without bound. A {@linkplain #settled settled} predicate, when given, keeps the heap exhausted after the
+ * operation returns until the predicate holds (at most {@link SweepRunner#SETTLE_MILLIS}): for work the
+ * operation starts on other threads (a worker, the purger). The predicate must not allocate.
+ *
+ * <p>The check gets what the operation threw ({@code null} if it returned), may allocate freely, must bound
+ * every wait (see {@link Probe}), must release whatever the setup made (threads, pools), and reports a broken
+ * invariant by throwing ({@link AssertionError}).
+ *
+ * @param <S> the state a run works on
+ */
+record Scenario<S>(String name, Setup<S> setup, Operation<S> operation, Predicate<S> settled, Check<S> check) {
+
+    Scenario {
+        Objects.requireNonNull(name);
+        Objects.requireNonNull(setup);
+        Objects.requireNonNull(operation);
+        Objects.requireNonNull(check);
+    }
+
+    static <S> Scenario<S> of(String name, Setup<S> setup, Operation<S> operation, Check<S> check) {
+        return new Scenario<>(name, setup, operation, null, check);
+    }
+
+    /** A scenario whose heap stays exhausted after the operation until {@code settled} holds. */
+    static <S> Scenario<S> held(String name, Setup<S> setup, Operation<S> operation, Predicate<S> settled,
+                                Check<S> check) {
+        return new Scenario<>(name, setup, operation, Objects.requireNonNull(settled), check);
+    }
+
+    /** Makes a fresh state, with memory to spare. */
+    @FunctionalInterface
+    interface Setup<S> {
+        S make() throws Exception;
+    }
+
+    /** The operation under test; runs with the heap exhausted. */
+    @FunctionalInterface
+    interface Operation<S> {
+        void run(S state) throws Throwable;
+    }
+
+    /** Checks the state after the operation, with the heap free again, and releases it. */
+    @FunctionalInterface
+    interface Check<S> {
+        void check(S state, Throwable thrown) throws Exception;
+    }
+}
