@@ -178,10 +178,10 @@ public final class Cond {
             throw new IllegalMonitorStateException(
                     "Cond.await would release one of " + holds + " holds of " + what + " and deadlock");
         }
-        WaitQueue.Waiter w;
+        WaitQueue.Waiter w = new WaitQueue.Waiter();
         queue.lock.lock();
         try {
-            w = queue.enqueue();
+            queue.enqueue(w, false);
         } finally {
             queue.lock.unlock();
         }

@@ -2,6 +2,8 @@ package io.ants4j.primitives;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -88,9 +90,10 @@ public final class TaskGroup<T> implements AutoCloseable {
      *
      * go registers a task in the current round (see TaskRound) in the critical section that takes
      * its slot (or, for a submitter handed a slot while it waited, in the first one after); await
-     * waits on the round's WaitGroup, then under the lock closes the round only if its count is
-     * still 0 (a go may have slipped in after the WaitGroup released it: then it waits again); a
-     * second awaiter of the same round finds it closed and reads the same results. After
+     * waits on the round's WaitGroup, allocates the list of results for the members it saw, then
+     * under the lock closes the round only if its count is still 0 and it has as many members (a go
+     * may have slipped in after the WaitGroup released it: then it waits again); a second awaiter of
+     * the same round finds it closed and reads the same results. After
      * cancellation no round closes, and await waits for the current one.
      *
      * Each task is a Member: a FutureTask around the user's Callable (the Future the caller gets) and
@@ -104,7 +107,8 @@ public final class TaskGroup<T> implements AutoCloseable {
      * FutureTask with interruption; a member that starts afterwards finds the flag and does not run. An
      * interrupt that such a cancellation delivers is cleared once the FutureTask has returned, so it does
      * not leak into the executor's next task. What can fail to allocate (the member and a waiting
-     * submitter's node, the next round, a round's list growing) comes before the state changes or is
+     * submitter's node, the next round and the list of its results, a round's list growing) comes before
+     * the state changes or is
      * undone, and nothing is allocated once the cancelled flag is set (the members are walked by
      * index, not by an iterator), so an OutOfMemoryError leaves the group as it was and cannot stop a
      * cancellation half-way; exceptions are made only when thrown (cancel() makes none: close() after
@@ -349,9 +353,12 @@ public final class TaskGroup<T> implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        WaitQueue.unparkAll(next);
-        member.future.cancel(false);
-        member.round.pending.done();
+        try {
+            WaitQueue.unparkAll(next);
+        } finally {
+            member.future.cancel(false);
+            member.round.pending.done();
+        }
     }
 
     /** Called by every member that ran when its run ends, however it ends. */
@@ -363,8 +370,11 @@ public final class TaskGroup<T> implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        WaitQueue.unparkAll(next);
-        member.round.pending.done();
+        try {
+            WaitQueue.unparkAll(next);
+        } finally {
+            member.round.pending.done();
+        }
     }
 
     /** Called by a member whose task threw {@code thrown}. */
@@ -397,8 +407,11 @@ public final class TaskGroup<T> implements AutoCloseable {
             lock.unlock();
         }
         if (toCancel != null) {
-            WaitQueue.unparkAll(released);
-            toCancel.cancelMembers(member);
+            try {
+                WaitQueue.unparkAll(released);
+            } finally {
+                toCancel.cancelMembers(member);
+            }
         }
     }
 
@@ -419,12 +432,25 @@ public final class TaskGroup<T> implements AutoCloseable {
      * @throws CancellationException if the group was cancelled through {@link #cancel()} or
      *     {@link #close()}
      * @throws InterruptedException if interrupted while waiting
+     * @throws OutOfMemoryError if there is no memory for the list of results; the round has then not
+     *     ended: unless another {@code await} ends it, the next one returns its results
      */
     public List<T> await() throws InterruptedException, ExecutionException {
-        TaskRound<T> r = currentRound();
+        TaskRound<T> r;
+        int size;
+        lock.lock();
+        try {
+            r = round;
+            size = r.members.size();
+        } finally {
+            lock.unlock();
+        }
         for (;;) {
             r.pending.await();
-            TaskRound<T> next = new TaskRound<>(); // made before the lock, so closing the round cannot fail half-way
+            // Made before the lock, so that an OutOfMemoryError cannot strike once the round is closed.
+            TaskRound<T> next = new TaskRound<>();
+            ArrayList<T> results = new ArrayList<>(size);
+            List<T> view = Collections.unmodifiableList(results);
             boolean ended = false;
             boolean failed = false;
             lock.lock();
@@ -432,9 +458,11 @@ public final class TaskGroup<T> implements AutoCloseable {
                 if (cancelled) { // no round ends any more: the current one, where tasks may still run, must drain
                     r = round;
                     ended = failed = r.pending.count() == 0;
+                } else if (r.members.size() != size) { // a go slipped in: wait for it too, with room for its result
+                    size = r.members.size();
                 } else if (r.closed) {
                     ended = true; // by another awaiter
-                } else if (r.pending.count() == 0) { // else a go slipped in after the count reached zero
+                } else if (r.pending.count() == 0) {
                     r.closed = true;
                     round = next;
                     ended = true;
@@ -443,7 +471,11 @@ public final class TaskGroup<T> implements AutoCloseable {
                 lock.unlock();
             }
             if (ended) {
-                return failed ? throwCancelled() : r.results();
+                if (failed) {
+                    return throwCancelled();
+                }
+                r.addResultsTo(results);
+                return view;
             }
         }
     }
@@ -508,8 +540,11 @@ public final class TaskGroup<T> implements AutoCloseable {
             lock.unlock();
         }
         if (toCancel != null) {
-            WaitQueue.unparkAll(released);
-            toCancel.cancelMembers(null);
+            try {
+                WaitQueue.unparkAll(released);
+            } finally {
+                toCancel.cancelMembers(null);
+            }
         }
     }
 

@@ -1,7 +1,6 @@
 package io.ants4j.primitives;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -36,15 +35,17 @@ final class TaskRound<T> {
         member.round = this;
     }
 
-    /** The results of a closed round, in {@code go} order; read without the lock. */
-    List<T> results() {
-        ArrayList<T> results = new ArrayList<>(members.size());
-        for (TaskGroup.Member<T> m : members) {
+    /**
+     * Adds the results of this closed round to {@code into}, in {@code go} order; read without the
+     * lock. Allocates nothing if {@code into} has room for a result per member.
+     */
+    void addResultsTo(List<T> into) {
+        for (int i = 0, n = members.size(); i < n; i++) {
+            TaskGroup.Member<T> m = members.get(i);
             if (!m.rejected) {
-                results.add(m.future.isCancelled() ? null : m.future.resultNow());
+                into.add(m.future.isCancelled() ? null : m.future.resultNow());
             }
         }
-        return Collections.unmodifiableList(results);
     }
 
     /**

@@ -51,7 +51,8 @@ public final class WaitGroup {
      * lock). done() with nobody waiting is one CAS, no lock.
      *
      * Everything else is decided under the lock of a WaitQueue: registering (CAS the waiter count
-     * up while the counter is non-zero, and enqueue a node in the same critical section), leaving
+     * up while the counter is non-zero, and enqueue a node, allocated before the lock, in the same
+     * critical section, which therefore cannot fail half-way), leaving
      * (CAS it down and withdraw the node) and releasing (store 0 and grant every queued node). So
      * whenever the lock is free, waiters(word) is the number of queued nodes, and a node is either
      * granted by the release of its own round or withdrawn, never both. Wake-ups go to nodes, not
@@ -301,6 +302,7 @@ public final class WaitGroup {
             return null;
         }
         WaitQueue q = queue();
+        WaitQueue.Waiter w = new WaitQueue.Waiter(); // before the count: running out of memory here changes nothing
         q.lock.lock();
         try {
             for (;;) {
@@ -309,7 +311,8 @@ public final class WaitGroup {
                     return null;
                 }
                 if (STATE.compareAndSet(this, s, s + 1L)) {
-                    return q.enqueue();
+                    q.enqueue(w, false);
+                    return w;
                 }
             }
         } finally {

@@ -89,13 +89,6 @@ final class WaitQueue {
         return HEAD.getAcquire(this) == null;
     }
 
-    /** Appends a waiter for the current thread. Caller holds {@link #lock}. */
-    Waiter enqueue() {
-        Waiter w = new Waiter();
-        enqueue(w, false);
-        return w;
-    }
-
     /**
      * Links {@code w}, a new node its owner allocated before taking {@link #lock} (so that no
      * allocation can fail inside the owner's critical section), at the tail or, when
@@ -152,16 +145,31 @@ final class WaitQueue {
     /**
      * Unparks every waiter of a chain returned by {@link #take}, except the calling thread's own
      * (a waiter that took itself is not parked, and a permit left on it would cut its next park
-     * short). Called without the lock.
+     * short). Called without the lock. If an unpark throws, the walk still unparks the others and
+     * then throws the first throwable: on JDK 21 unparking a virtual thread allocates its scheduling
+     * task, and an OutOfMemoryError escapes (later JDKs retry until the task is scheduled).
      */
     static void unparkAll(Waiter chain) {
         Thread self = Thread.currentThread();
+        Throwable first = null;
         while (chain != null) {
             Waiter next = chain.next; // read before the unpark: the node is the waiter's again after it
             if (chain.thread != self) {
-                LockSupport.unpark(chain.thread);
+                try {
+                    LockSupport.unpark(chain.thread);
+                } catch (RuntimeException | Error e) {
+                    if (first == null) {
+                        first = e;
+                    }
+                }
             }
             chain = next;
+        }
+        if (first instanceof Error e) {
+            throw e;
+        }
+        if (first != null) {
+            throw (RuntimeException) first;
         }
     }
 

@@ -20,6 +20,9 @@ import java.util.concurrent.locks.Lock;
  *       It must leave the writers' lock and the reader count as they were.
  *   <li>{@code waitgroup}: {@link WaitGroup#go(java.util.concurrent.Executor, Runnable)} fails to
  *       allocate what it hands the executor. The count must be as it was: a later await returns.
+ *   <li>{@code waitgroup-await}, {@code waitgroup-await-timed}: {@link WaitGroup#await()} and
+ *       {@link WaitGroup#await(long, TimeUnit)} of a group counting one task fail to allocate the
+ *       waiter's node. The group must not count a waiter that has no node: {@code waiters=0}.
  * </ul>
  */
 final class OutOfMemoryProbe {
@@ -35,6 +38,8 @@ final class OutOfMemoryProbe {
             case "reader" -> reader();
             case "writer" -> writer();
             case "waitgroup" -> waitGroup();
+            case "waitgroup-await" -> waitGroupAwait(false);
+            case "waitgroup-await-timed" -> waitGroupAwait(true);
             default -> "unknown probe " + args[0];
         };
         System.out.println(result);
@@ -110,6 +115,33 @@ final class OutOfMemoryProbe {
         int count = wg.count();
         boolean awaited = wg.await(1, TimeUnit.SECONDS);
         return count == 0 && awaited ? "OK" : "FAILED: count after the error " + count + ", await returned " + awaited;
+    }
+
+    private static String waitGroupAwait(boolean timed) throws InterruptedException {
+        WaitGroup wg = new WaitGroup();
+        wg.add(1);
+        if (wg.await(1, TimeUnit.MILLISECONDS)) { // with memory to spare first: registers, parks and leaves
+            return "FAILED: the first await returned true with the count at 1";
+        }
+        String failed = failToAllocateIn(() -> {
+            try {
+                if (timed) {
+                    wg.await(1, TimeUnit.HOURS);
+                } else {
+                    wg.await();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        if (failed != null) {
+            return failed;
+        }
+        String state = wg.toString();
+        wg.done();
+        boolean awaited = wg.await(1, TimeUnit.SECONDS);
+        return state.endsWith("[count=1, waiters=0]") && awaited ? "OK"
+                : "FAILED: state after the error " + state + ", await after done() returned " + awaited;
     }
 
     /**

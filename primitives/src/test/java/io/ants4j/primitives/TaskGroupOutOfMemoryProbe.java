@@ -1,7 +1,9 @@
 package io.ants4j.primitives;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -9,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Run in a JVM of its own with a small heap ({@link LockTests#runOutOfMemoryProbe(Class, String)}):
- * a {@link TaskGroup} is cancelled by a thread that has filled the heap first. Two tasks of the
+ * a {@link TaskGroup} is cancelled (or awaited, by {@code await}) by a thread that has filled the heap first. Two tasks of the
  * group wait to be interrupted. Prints {@code OK} if, once the memory is back, both tasks have
  * ended and {@link TaskGroup#close()} returns: an {@link OutOfMemoryError} may come out of the
  * cancelling call, but must not leave the group cancelled with its tasks still running.
@@ -18,10 +20,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       the probe calls it again.
  *   <li>{@code failure}: a third task fills the heap and throws, cancelling the group. Its
  *       {@code Future} must report its own exception, not an error met while cancelling.
+ *   <li>{@code await}: {@link TaskGroup#await()} of a group whose {@link #RESULTS} tasks have
+ *       returned runs out of memory for the list of results (the thread kept a few kilobytes, enough
+ *       for anything smaller). Once the memory is back, a second {@code await} must return the
+ *       results: the error must not have ended the round.
  * </ul>
  */
 final class TaskGroupOutOfMemoryProbe {
     private static final int WAITING_TASKS = 2;
+    /** Tasks of the {@code await} probe: their list of results takes some 40 KB. */
+    private static final int RESULTS = 10_000;
+    /** What the awaiting thread frees after filling the heap: room for small objects, not for the results. */
+    private static final int RESERVE_BYTES = 4096;
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
     private static final Executor PLATFORM_THREADS = task -> Thread.ofPlatform().daemon(true).start(task);
 
@@ -32,6 +42,7 @@ final class TaskGroupOutOfMemoryProbe {
         String result = switch (args[0]) {
             case "cancel" -> cancel(false) + cancel(true); // with memory to spare first: links every call site
             case "failure" -> failure(false) + failure(true);
+            case "await" -> awaitResults(false) + awaitResults(true);
             default -> "unknown probe " + args[0];
         };
         System.out.println(result.equals("OKOK") ? "OK" : result);
@@ -105,6 +116,41 @@ final class TaskGroupOutOfMemoryProbe {
             return "FAILED: the failing task's Future reports " + reported + " instead of its own exception";
         }
         return checkEnded(group, ended, "after the failure");
+    }
+
+    private static String awaitResults(boolean fillHeap) throws Exception {
+        TaskGroup<Integer> group = TaskGroup.create(-1, Runnable::run);
+        for (int i = 0; i < RESULTS; i++) {
+            int result = i;
+            group.go(() -> result);
+        }
+        Throwable[] thrown = new Throwable[1];
+        Thread awaiter = Thread.ofPlatform().start(() -> {
+            byte[][] reserve = {new byte[RESERVE_BYTES]};
+            if (fillHeap) {
+                OutOfMemoryProbe.fillHeap();
+                reserve[0] = null;
+            }
+            try {
+                group.await();
+            } catch (OutOfMemoryError | InterruptedException | ExecutionException e) {
+                thrown[0] = e;
+            } finally {
+                OutOfMemoryProbe.releaseHeap();
+            }
+        });
+        if (!awaiter.join(TIMEOUT.multipliedBy(3))) {
+            return "FAILED: await() hung";
+        }
+        if (fillHeap != thrown[0] instanceof OutOfMemoryError) {
+            return "FAILED: await() with the heap " + (fillHeap ? "full" : "free") + " threw " + thrown[0];
+        }
+        if (!fillHeap) {
+            return "OK"; // with memory to spare: links every call site
+        }
+        List<Integer> results = group.await();
+        boolean all = results.size() == RESULTS && results.get(RESULTS - 1) == RESULTS - 1;
+        return all ? "OK" : "FAILED: the await after the error returned " + results.size() + " of " + RESULTS + " results";
     }
 
     /** Whether every waiting task ended and close() returns, within the timeout. */

@@ -311,6 +311,11 @@ class TaskGroupTest {
     }
 
     @Test
+    void anOutOfMemoryErrorInAwaitLeavesTheResultsToTheNextAwait() throws Exception {
+        LockTests.runOutOfMemoryProbe(TaskGroupOutOfMemoryProbe.class, "await");
+    }
+
+    @Test
     void aLimitOfZeroLetsNoTaskInAndANegativeLimitMeansNone() throws Exception {
         try (TaskGroup<Integer> none = TaskGroup.create(0)) {
             assertTrue(none.tryGo(() -> 1).isEmpty(), "errgroup: a limit of zero admits no new task");

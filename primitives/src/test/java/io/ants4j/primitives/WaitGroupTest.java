@@ -550,6 +550,17 @@ class WaitGroupTest {
         LockTests.runOutOfMemoryProbe("waitgroup");
     }
 
+    /**
+     * An OutOfMemoryError while await allocates its waiter's node must not leave the group
+     * counting a waiter that is not queued: in a JVM of its own with a small heap, see
+     * {@link OutOfMemoryProbe}.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"waitgroup-await", "waitgroup-await-timed"})
+    void outOfMemoryErrorInAwaitCountsNoWaiter(String probe) throws Exception {
+        LockTests.runOutOfMemoryProbe(probe);
+    }
+
     @Test
     void nullArgumentsThrow() {
         WaitGroup wg = new WaitGroup();
