@@ -38,23 +38,6 @@ import org.junit.jupiter.api.Timeout;
 class AllocationFailureSweepTest {
     /** Scenarios that fail on the current code, and why. */
     static final Map<String, String> KNOWN_DEFECTS = Map.ofEntries(
-            Map.entry("WaitGroup.go", "issue 25 defect 3: an OutOfMemoryError allocating the wrapper after add(1)"
-                    + " leaves the counter at 1, so await() never returns"),
-            Map.entry("WaitGroup.go(executor)", "issue 25 defect 3 (the same, with an executor)"),
-            Map.entry("TaskGroup.cancel", "issue 25 defect 4: an OutOfMemoryError allocating the iterator in"
-                    + " cancelMembers, after the cancelled flag is set, leaves the running task uncancelled"),
-            Map.entry("TaskGroup.cancel (platform executor)", "issue 25 defect 4 (the same)"),
-            Map.entry("TaskGroup.close", "issue 25 defect 4 (close cancels first: the same)"),
-            Map.entry("TaskGroup.close (platform executor)", "issue 25 defect 4 (the same)"),
-            Map.entry("TaskGroup failing task", "issue 25 defect 4: the failing task's path runs out of memory in"
-                    + " cancelMembers and the other task is never cancelled"),
-            Map.entry("WaitGroup.await(timeout)", "new: register() counts the waiter in the state word, then"
-                    + " allocating its queue node runs out of memory: the word keeps a waiter no queue holds"
-                    + " ([count=1, waiters=1] after await threw), against the class's invariant"),
-            Map.entry("TaskGroup.await", "new: await() closes the round and opens the next, then building the"
-                    + " results list (Round.results) runs out of memory: the round's results are lost, the next"
-                    + " await() returns [] although the task returned a value"),
-            Map.entry("TaskGroup.await (platform executor)", "new: the same as TaskGroup.await"),
             Map.entry("Pool.reboot", "new: reboot() sets the pool open, then starting the purger and ticker"
                     + " runs out of memory; the pool stays open without them (a second reboot() does nothing) and"
                     + " never retires an idle worker"),
