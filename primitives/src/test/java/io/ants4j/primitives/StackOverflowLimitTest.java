@@ -69,7 +69,7 @@ class StackOverflowLimitTest {
         warmUp();
         depth = 0;
         attemptAtDepth = attempt;
-        Thread t = new Thread(null, AdversarialReviewTest::descend, "deep-caller", 512 * 1024);
+        Thread t = new Thread(null, StackOverflowLimitTest::descend, "deep-caller", 512 * 1024);
         t.setDaemon(true);
         t.setUncaughtExceptionHandler((thread, e) -> { });
         t.start();

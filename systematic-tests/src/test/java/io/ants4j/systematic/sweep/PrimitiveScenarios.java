@@ -679,12 +679,12 @@ final class PrimitiveScenarios {
                 check(t.results.equals(List.of(t.result)), "await returned " + t.results);
                 groupWorks(t);
             }));
-            l.add(Scenario.of("TaskGroup.cancel" + on, () -> new TaskState(0, platform, false).withRunningTask(),
+            l.add(Scenario.of("TaskGroup.cancel" + on, () -> new TaskState(-1, platform, false).withRunningTask(),
                     t -> t.group.cancel(), PrimitiveScenarios::cancelled));
-            l.add(Scenario.of("TaskGroup.close" + on, () -> new TaskState(0, platform, false).withRunningTask(),
+            l.add(Scenario.of("TaskGroup.close" + on, () -> new TaskState(-1, platform, false).withRunningTask(),
                     t -> t.group.close(), PrimitiveScenarios::cancelled));
         }
-        l.add(Scenario.of("TaskGroup failing task", () -> new TaskState(0, true, true).withRunningTask(), t -> {
+        l.add(Scenario.of("TaskGroup failing task", () -> new TaskState(-1, true, true).withRunningTask(), t -> {
             t.future = t.group.go(() -> {
                 throw TASK_FAILURE;
             });
