@@ -795,21 +795,26 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             return;
         }
         stale.clear();
-        lock.lock();
         try {
-            advanceClockLocked();
-            workers.refresh(clock.nanoTime() - expiryNanos, stale);
-        } finally {
-            // every worker taken off the queue gives back its count here, even if refresh ran out of memory
-            for (int i = 0, k = stale.size(); i < k; i++) {
-                retireLocked(stale.get(i));
+            lock.lock();
+            try {
+                advanceClockLocked();
+                workers.refresh(clock.nanoTime() - expiryNanos, stale);
+            } finally {
+                // every worker taken off the queue, and only those (refresh leaves a worker on the queue until
+                // it is in the list), gives back its count here, even if refresh ran out of memory
+                for (int i = 0, k = stale.size(); i < k; i++) {
+                    retireLocked(stale.get(i));
+                }
+                lock.unlock();
             }
-            lock.unlock();
+        } finally {
+            // and is told to stop, or its thread would park for ever
+            for (int i = 0, k = stale.size(); i < k; i++) {
+                stale.get(i).finish();
+            }
+            stale.clear();
         }
-        for (int i = 0, k = stale.size(); i < k; i++) {
-            stale.get(i).finish();
-        }
-        stale.clear();
     }
 
     /** One run of the ticker. */

@@ -16,11 +16,11 @@ import org.agrona.concurrent.NanoClock;
 import org.junit.jupiter.api.Test;
 
 /**
- * Adversarial review of the pool module: each test proves a defect against a documented contract (it fails on
- * the code it was written against). Interleavings are built with latches, hand-driven clocks and injected
- * failures; every wait is bounded.
+ * The purger running out of memory while it records the stale workers: every worker keeps its count until it
+ * is retired, and every worker retired is told to stop. The failure is injected in the purger's list where a
+ * real one allocates; the clock is driven by hand; every wait is bounded.
  */
-class AdversarialReviewTest {
+class PurgerOutOfMemoryTest {
     private static final long WAIT_MS = 10_000;
     private static final Duration EXPIRY = Duration.ofSeconds(1);
     private static final long T0 = 1_000_000_000L;
@@ -80,7 +80,7 @@ class AdversarialReviewTest {
 
     /** A pool of {@code n} platform workers, all idle on the queue, purger driven by hand against {@code time}. */
     private static PoolCore poolWithIdleWorkers(HandClock time, int n, boolean preAlloc) {
-        PoolCore core = new PoolCore("review", n, PoolOptions.builder().expiryDuration(EXPIRY).disablePurge(true)
+        PoolCore core = new PoolCore("purger-oom", n, PoolOptions.builder().expiryDuration(EXPIRY).disablePurge(true)
                 .preAlloc(preAlloc).threadFactory(PLATFORM).build(), task -> ((Runnable) task).run(),
                 new SpinningWorkers(), time);
         CountDownLatch go = new CountDownLatch(1);
