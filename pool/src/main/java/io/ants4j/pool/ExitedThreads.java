@@ -7,28 +7,34 @@ import java.util.Arrays;
  * generation once told to stop. {@link PoolCore#awaitTermination} joins them, so that no thread of the pool is
  * alive when it reports termination. Not thread-safe: every method is called with the pool's lock held.
  *
- * <p>Implementation notes. An array that drops the threads that have terminated whenever it has doubled since
- * it last did so: amortized O(1) per {@link #add}, and never more than about twice the threads still alive
- * plus a small constant, however often a pool is released and rebooted while nobody awaits its termination.
- * (Exited workers are linked through the {@link Worker}s instead, which allocates nothing.)
+ * <p>Implementation notes. An array with room reserved ahead ({@link #reserve}), so that recording a thread in
+ * {@link #add} allocates nothing: the pool reserves before it starts a purger and a ticker, and records them
+ * when it stops them, which then cannot run out of memory halfway through a close. A reservation that finds no
+ * room first drops the threads that have terminated, and grows the array only if that leaves it more than half
+ * full: amortized O(1) per thread, and never more than about four times the threads still alive plus a small
+ * constant, however often a pool is released and rebooted while nobody awaits its termination. (Exited workers
+ * are linked through the {@link Worker}s instead, which allocates nothing.)
  */
 final class ExitedThreads {
-    private static final int MIN_PRUNE = 16;
+    private static final int MIN_CAPACITY = 16;
 
-    private Thread[] threads = new Thread[MIN_PRUNE];
+    private Thread[] threads = new Thread[MIN_CAPACITY];
     private int size;
-    /** The size at which the next {@link #add} prunes first. */
-    private int pruneAt = MIN_PRUNE;
 
-    /** Records a thread the pool has let go. */
-    void add(Thread t) {
-        if (size == pruneAt) {
-            prune();
-            pruneAt = Math.max(MIN_PRUNE, size << 1);
-            if (pruneAt > threads.length) {
-                threads = Arrays.copyOf(threads, pruneAt);
-            }
+    /** Makes room for {@code n} more threads, so that the next {@code n} calls of {@link #add} allocate nothing. */
+    void reserve(int n) {
+        if (threads.length - size >= n) {
+            return;
         }
+        prune();
+        int needed = size + n;
+        if (needed > threads.length >> 1) {
+            threads = Arrays.copyOf(threads, Math.max(threads.length, needed << 1));
+        }
+    }
+
+    /** Records a thread the pool has let go, in room {@linkplain #reserve reserved} for it. */
+    void add(Thread t) {
         threads[size++] = t;
     }
 

@@ -68,7 +68,7 @@ final class LoopQueue implements WorkerQueue {
         }
         for (int i = 0; i < lo; i++) {
             int s = slot(0);
-            expired.add(items[s]);
+            expired.add(items[s]); // first: a worker leaves the ring only once it is recorded
             items[s] = null;
             head = slot(1);
             count--;

@@ -76,9 +76,11 @@ import org.agrona.concurrent.SystemNanoClock;
  *     of the first worker thread it makes, so they start with that worker ({@link #threadKind}).</li>
  * <li><b>Release</b> closes under the lock, grants every waiter {@code CLOSED} (it throws
  *     {@link PoolClosedException} even if a reboot follows before it wakes), stops purger and ticker and the
- *     idle workers. Busy workers end when their task returns. <b>Reboot</b> reopens under the lock and starts a
- *     new purger and ticker without waiting for the old ones to end (that could take as long as a carrier
- *     thread stays busy).</li>
+ *     idle workers. Busy workers end when their task returns. <b>Reboot</b> starts a new purger and ticker, then
+ *     reopens, under the lock, without waiting for the old ones to end (that could take as long as a carrier
+ *     thread stays busy). Both allocate before they change the state: a reboot that runs out of memory leaves
+ *     the pool closed, and a release records the stopped purger and ticker in room reserved when they
+ *     started.</li>
  * <li><b>Stop</b> ({@link #shutdownNow}) marks the pool stopping ({@link #interruptTasks}) with the close, under
  *     the lock, then interrupts every live worker; {@link #stopLock} keeps a reboot out until that walk is over,
  *     and the reboot clears the mark under the lock. A worker clears its interrupt before each task and then
@@ -245,8 +247,9 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     }
 
     /**
-     * Starts purger and ticker unless purge is disabled or the kind of thread is not known yet; lock held,
-     * pool open. The ticker only keeps the clock of the idle workers' stamps fresh, and only the purger reads
+     * Starts purger and ticker unless purge is disabled or the kind of thread is not known yet; lock held.
+     * Room to record their threads when they stop is reserved first, so that stopping them allocates nothing
+     * ({@link #closeLocked} cannot run out of memory once it has closed the pool). The ticker only keeps the clock of the idle workers' stamps fresh, and only the purger reads
      * the stamps: a pool that never purges has no background thread at all. Both or neither: if the ticker
      * cannot start, the purger is stopped again before the failure propagates.
      */
@@ -255,6 +258,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         if (options.disablePurge() || expiryNanos <= 0 || kind == UNKNOWN) {
             return;
         }
+        exited.reserve(2);
         boolean virtual = kind == VIRTUAL;
         ArrayList<Worker> stale = new ArrayList<>();
         purger = PeriodicTask.start(name + "-purger", virtual, expiryNanos, () -> purgeStaleWorkers(stale),
@@ -795,21 +799,26 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             return;
         }
         stale.clear();
-        lock.lock();
         try {
-            advanceClockLocked();
-            workers.refresh(clock.nanoTime() - expiryNanos, stale);
-        } finally {
-            // every worker taken off the queue gives back its count here, even if refresh ran out of memory
-            for (int i = 0, k = stale.size(); i < k; i++) {
-                retireLocked(stale.get(i));
+            lock.lock();
+            try {
+                advanceClockLocked();
+                workers.refresh(clock.nanoTime() - expiryNanos, stale);
+            } finally {
+                // every worker taken off the queue, and only those (refresh leaves a worker on the queue until
+                // it is in the list), gives back its count here, even if refresh ran out of memory
+                for (int i = 0, k = stale.size(); i < k; i++) {
+                    retireLocked(stale.get(i));
+                }
+                lock.unlock();
             }
-            lock.unlock();
+        } finally {
+            // and is told to stop, or its thread would park for ever
+            for (int i = 0, k = stale.size(); i < k; i++) {
+                stale.get(i).finish();
+            }
+            stale.clear();
         }
-        for (int i = 0, k = stale.size(); i < k; i++) {
-            stale.get(i).finish();
-        }
-        stale.clear();
     }
 
     /** One run of the ticker. */
@@ -926,7 +935,10 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         }
     }
 
-    /** Stops purger and ticker and records their threads for {@link #awaitTermination}; lock held. */
+    /**
+     * Stops purger and ticker and records their threads for {@link #awaitTermination}, in the room
+     * {@link #startBackground} reserved: allocates nothing. Lock held.
+     */
     private void stopBackground() {
         stop(purger);
         stop(ticker);
@@ -951,10 +963,12 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
                 if (state != CLOSED) {
                     return;
                 }
-                state = OPENED;
-                interruptTasks = false;
+                // first what may fail (startBackground allocates): a reboot out of memory leaves the pool closed,
+                // and the next reboot tries again
                 advanceClockLocked();
                 startBackground();
+                state = OPENED;
+                interruptTasks = false;
             } finally {
                 lock.unlock();
             }

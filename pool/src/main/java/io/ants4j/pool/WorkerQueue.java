@@ -33,7 +33,9 @@ interface WorkerQueue {
     /**
      * Removes every worker whose {@code lastUsed} stamp is at or before {@code cutoff} (a
      * {@link System#nanoTime()} value) and appends them, oldest first, to {@code expired}. The caller stops
-     * them after releasing the lock.
+     * them after releasing the lock. A worker leaves the queue only once it is in {@code expired}: if appending
+     * throws (an {@link OutOfMemoryError} growing the list), the workers appended so far are removed and the
+     * others stay.
      */
     void refresh(long cutoff, List<Worker> expired);
 

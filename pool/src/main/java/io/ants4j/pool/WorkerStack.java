@@ -9,7 +9,8 @@ import java.util.List;
  * <p>Implementation notes. The most recently used worker sits on top and runs the next task, which keeps
  * the busy set small and warm while the workers at the bottom age. Because every worker is pushed with a
  * fresh stamp, stamps increase from bottom to top, so the expired workers form a prefix {@code [0, k)} found
- * by binary search in O(log n); {@code refresh} cuts it off and slides the rest down. Vacated slots are
+ * by binary search in O(log n); {@code refresh} records it in the caller's list, then cuts off what it
+ * recorded and slides the rest down. Vacated slots are
  * nulled so retired workers can be collected. The array grows by doubling and never shrinks below its
  * high-water mark, so pushes and pops allocate nothing in steady state.
  */
@@ -59,13 +60,19 @@ final class WorkerStack implements WorkerQueue {
         if (k == 0) {
             return;
         }
-        for (int i = 0; i < k; i++) {
-            expired.add(items[i]);
+        int recorded = 0;
+        try {
+            while (recorded < k) {
+                expired.add(items[recorded]);
+                recorded++;
+            }
+        } finally {
+            // only the workers in the list leave the stack: an add that fails (out of memory) keeps the others
+            int m = n - recorded;
+            System.arraycopy(items, recorded, items, 0, m);
+            Arrays.fill(items, m, n, null);
+            size = m;
         }
-        int m = n - k;
-        System.arraycopy(items, k, items, 0, m);
-        Arrays.fill(items, m, n, null);
-        size = m;
     }
 
     @Override

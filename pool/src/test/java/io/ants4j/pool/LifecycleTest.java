@@ -399,8 +399,10 @@ class LifecycleTest {
         dead.join(WAIT);
         CountDownLatch go = new CountDownLatch(1);
         Thread alive = Thread.ofVirtual().start(() -> block(go));
+        exited.reserve(1);
         exited.add(alive);
         for (int i = 0; i < 1000; i++) { // prunes along the way
+            exited.reserve(1);
             exited.add(dead);
         }
         assertArrayEquals(new Thread[] {alive}, exited.alive());

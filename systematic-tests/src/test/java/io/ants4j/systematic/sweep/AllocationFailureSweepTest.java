@@ -37,11 +37,7 @@ import org.junit.jupiter.api.Timeout;
  */
 class AllocationFailureSweepTest {
     /** Scenarios that fail on the current code, and why. */
-    static final Map<String, String> KNOWN_DEFECTS = Map.ofEntries(
-            Map.entry("Pool.reboot", "new: reboot() sets the pool open, then starting the purger and ticker"
-                    + " runs out of memory; the pool stays open without them (a second reboot() does nothing) and"
-                    + " never retires an idle worker"),
-            Map.entry("MultiPool.reboot", "new: the same as Pool.reboot, in the first sub-pool"));
+    static final Map<String, String> KNOWN_DEFECTS = Map.of();
 
     private static final boolean FULL = Boolean.getBoolean("sweep.full");
     private static final Pattern ONLY = Pattern.compile(System.getProperty("sweep.only", ".*"));

@@ -1,0 +1,56 @@
+package io.ants4j.pool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.primitives.SpinLock;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.agrona.concurrent.NanoClock;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Life-cycle calls of a pool that run out of memory: a reboot or a release that cannot allocate leaves the pool
+ * as it was or finishes its work, never half changed. Each case runs {@link LifecycleOutOfMemoryProbe} in a JVM
+ * of its own with a small heap, where a thread fills the heap before the call.
+ */
+class LifecycleOutOfMemoryTest {
+
+    @Test
+    void rebootThatRunsOutOfMemoryLeavesThePoolClosedAndCanBeRetried() throws Exception {
+        runProbe("reboot");
+    }
+
+    @Test
+    void releaseWithAFullHeapStopsPurgerTickerAndIdleWorkers() throws Exception {
+        runProbe("release");
+    }
+
+    /** Runs the probe {@code probe} in a JVM with a 24 MB heap and asserts that it printed {@code OK} last. */
+    private static void runProbe(String probe) throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, LifecycleOutOfMemoryProbe.class)
+                .map(LifecycleOutOfMemoryTest::location).distinct().collect(Collectors.joining(File.pathSeparator));
+        Process p = new ProcessBuilder(java, "-Xmx24m", "-XX:+UseSerialGC", "-XX:ActiveProcessorCount=2",
+                "-cp", classPath, LifecycleOutOfMemoryProbe.class.getName(), probe)
+                .redirectErrorStream(true).start();
+        boolean ended = p.waitFor(90, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly();
+        }
+        assertTrue(ended, "the probe JVM did not end");
+        String out = new String(p.getInputStream().readAllBytes()).strip();
+        assertEquals("OK", out.lines().reduce((a, b) -> b).orElse(""), out);
+    }
+
+    private static String location(Class<?> c) {
+        try {
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
