@@ -1,0 +1,167 @@
+package io.ants4j.systematic;
+
+import static io.ants4j.systematic.FrayThreads.join;
+import static io.ants4j.systematic.FrayThreads.start;
+import static io.ants4j.systematic.FrayThreads.until;
+import static io.ants4j.systematic.FrayThreads.untilParked;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.primitives.Cond;
+import io.ants4j.primitives.Mutex;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.core.command.SystemTimeDelegateType;
+import org.pastalab.fray.core.scheduler.RandomScheduler;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.FrayTest;
+
+/** The blocking contracts of {@link Cond} (over a {@link Mutex}), explored by Fray. */
+@ExtendWith(FrayTestExtension.class)
+class CondFrayTest {
+    /** The state the waiters wait for: permits, guarded by the lock. */
+    private int permits;
+
+    /**
+     * No lost wake-up when a waiter gives up: a signal that finds a waiter timing out (1 ms of virtual time) or
+     * being interrupted goes to the next waiter, and one chosen first keeps it. One permit and one signal are
+     * given while all three wait; whoever of the two impatient ones did not take it, the patient one must get
+     * a permit (the main thread adds one more for each impatient waiter that took one).
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aSignalIsNeverLost() throws InterruptedException {
+        Mutex lock = new Mutex();
+        Cond cond = new Cond(lock);
+        AtomicInteger taken = new AtomicInteger();
+        Thread timed = start("timed", () -> {
+            lock.lock();
+            try {
+                while (permits == 0) {
+                    if (!cond.await(1, TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
+                }
+                permits--;
+                taken.incrementAndGet();
+            } finally {
+                lock.unlock();
+            }
+        });
+        Thread interrupted = start("interrupted", () -> {
+            lock.lock();
+            try {
+                while (permits == 0) {
+                    cond.await();
+                }
+                permits--;
+                taken.incrementAndGet();
+            } catch (InterruptedException gaveUp) {
+                // holds the lock again, no permit
+            } finally {
+                lock.unlock();
+            }
+        });
+        Thread patient = start("patient", () -> {
+            lock.lock();
+            try {
+                while (permits == 0) {
+                    cond.awaitUninterruptibly();
+                }
+                permits--;
+            } finally {
+                lock.unlock();
+            }
+        });
+        untilParked(interrupted);
+        untilParked(patient);
+        Thread interrupter = start("interrupter", interrupted::interrupt);
+        lock.lock();
+        permits++;
+        lock.unlock();
+        cond.signal(); // without the lock: allowed
+        join(interrupter, timed, interrupted);
+        lock.lock();
+        permits += taken.get(); // one for each impatient waiter that took one
+        lock.unlock();
+        cond.broadcast();
+        join(patient);
+        assertEquals(0, permits);
+    }
+
+    /** signal() wakes the thread that has waited longest (FIFO), and only one. */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void signalWakesTheLongestWaiting() throws InterruptedException {
+        Mutex lock = new Mutex();
+        Cond cond = new Cond(lock);
+        AtomicReference<String> firstWoken = new AtomicReference<>();
+        AtomicInteger woken = new AtomicInteger();
+        FrayThreads.Body waiter = () -> {
+            lock.lock();
+            try {
+                cond.await();
+                firstWoken.compareAndSet(null, Thread.currentThread().getName());
+                woken.incrementAndGet();
+            } finally {
+                lock.unlock();
+            }
+        };
+        Thread first = start("first", waiter);
+        untilParked(first);
+        Thread second = start("second", waiter);
+        untilParked(second);
+        cond.signal();
+        until("a waiter returns", () -> woken.get() == 1);
+        assertEquals("first", firstWoken.get(), "signal() woke a later waiter");
+        cond.signal();
+        join(first, second);
+        assertEquals(2, woken.get());
+    }
+
+    /**
+     * broadcast() wakes every thread waiting at the time of the call, and none that starts waiting afterwards;
+     * no await returns without a wake-up (a timed await that nobody signals returns false).
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void broadcastWakesExactlyTheWaiters() throws InterruptedException {
+        Mutex lock = new Mutex();
+        Cond cond = new Cond(lock);
+        AtomicBoolean broadcastDone = new AtomicBoolean();
+        AtomicInteger waiting = new AtomicInteger();
+        FrayThreads.Body waiter = () -> {
+            lock.lock();
+            try {
+                waiting.incrementAndGet();
+                assertTrue(cond.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "the broadcast missed a waiter");
+            } finally {
+                lock.unlock();
+            }
+        };
+        Thread first = start("first", waiter);
+        Thread second = start("second", waiter);
+        Thread late = start("late", () -> {
+            until("the broadcast", broadcastDone::get);
+            lock.lock();
+            try {
+                assertFalse(cond.await(1, TimeUnit.MILLISECONDS), "woken by a broadcast made before it waited");
+            } finally {
+                lock.unlock();
+            }
+        });
+        until("both wait", () -> waiting.get() == 2);
+        lock.lock(); // both counted themselves under the lock, and await released it only once queued
+        lock.unlock();
+        cond.broadcast();
+        broadcastDone.set(true);
+        join(first, second, late);
+    }
+}

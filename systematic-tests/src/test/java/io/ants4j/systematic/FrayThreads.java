@@ -1,0 +1,68 @@
+package io.ants4j.systematic;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Helpers of the Fray tests: platform threads only (Fray hangs on virtual threads), and every wait
+ * bounded. Under Fray a timed wait ends only once no thread can run any more (its default
+ * {@code ignoreTimedBlock}), so a bound is a deadlock detector, not a race against the clock: a
+ * schedule in which a wake-up is lost ends in the timeout, and the test says which thread was stuck.
+ */
+final class FrayThreads {
+    /** The bound of every wait of one thread for another. */
+    static final long TIMEOUT_SECONDS = 60;
+    /** The bound of every polling loop: a loop that yields this often without success fails the schedule. */
+    private static final int MAX_YIELDS = 100_000;
+
+    private FrayThreads() {
+    }
+
+    /** A body that may throw: an assertion that fails in it fails the schedule (Fray reports uncaught throwables). */
+    @FunctionalInterface
+    interface Body {
+        void run() throws Exception;
+    }
+
+    /** Starts {@code body} in a new platform thread named {@code name}. */
+    static Thread start(String name, Body body) {
+        return Thread.ofPlatform().name(name).start(() -> {
+            try {
+                body.run();
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Exception e) {
+                throw new AssertionError(name + " threw", e);
+            }
+        });
+    }
+
+    /** Waits for each thread to end, failing if one has not ended within {@link #TIMEOUT_SECONDS}. */
+    static void join(Thread... threads) throws InterruptedException {
+        for (Thread t : threads) {
+            t.join(TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+            assertFalse(t.isAlive(), () -> t.getName() + " did not end: stuck");
+        }
+    }
+
+    /** Yields until {@code t} is parked (waiting, with or without a timeout). */
+    static void untilParked(Thread t) {
+        until(t.getName() + " parks", () -> {
+            Thread.State s = t.getState();
+            return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
+        });
+    }
+
+    /** Yields until {@code condition} holds; each yield is a point where Fray may run another thread. */
+    static void until(String what, BooleanSupplier condition) {
+        for (int i = 0; !condition.getAsBoolean(); i++) {
+            if (i == MAX_YIELDS) {
+                fail("gave up waiting until " + what);
+            }
+            Thread.yield();
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package io.ants4j.systematic;
+
+import static io.ants4j.systematic.FrayThreads.join;
+import static io.ants4j.systematic.FrayThreads.start;
+import static io.ants4j.systematic.FrayThreads.untilParked;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.primitives.Mutex;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.core.command.SystemTimeDelegateType;
+import org.pastalab.fray.core.scheduler.RandomScheduler;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.FrayTest;
+
+/** The blocking contracts of {@link Mutex}, explored by Fray. */
+@ExtendWith(FrayTestExtension.class)
+class MutexFrayTest {
+    /** Mutual exclusion: at most one thread is ever between a lock and its unlock, by lock, tryLock or the timed tryLock. */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void mutualExclusion() throws InterruptedException {
+        Mutex m = new Mutex();
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger entries = new AtomicInteger();
+        FrayThreads.Body critical = () -> {
+            assertEquals(1, inside.incrementAndGet(), "two threads hold the Mutex");
+            entries.incrementAndGet();
+            inside.decrementAndGet();
+            m.unlock();
+        };
+        Thread a = start("lock", () -> {
+            for (int i = 0; i < 2; i++) {
+                m.lock();
+                critical.run();
+            }
+        });
+        Thread b = start("tryLock", () -> {
+            for (int i = 0; i < 2; i++) {
+                while (!m.tryLock()) {
+                    Thread.yield();
+                }
+                critical.run();
+            }
+        });
+        Thread c = start("timed tryLock", () -> {
+            for (int i = 0; i < 2; i++) {
+                assertTrue(m.tryLock(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "timed out");
+                critical.run();
+            }
+        });
+        join(a, b, c);
+        assertEquals(6, entries.get());
+        assertEquals(false, m.isLocked(), m::toString);
+    }
+
+    /**
+     * {@code tryLock()} acquires a free lock (Lock.tryLock: "acquires the lock if it is free at the time of
+     * invocation"). A waiter that times out, or is woken by the unlock, changes the state word under a
+     * concurrent tryLock; that must not make it fail. The only thread that can take the lock besides the
+     * probe is the waiter, which keeps it: so if the lock is free before the probe's tryLock() and still
+     * free after it returned false, it was free all along, and false was wrong (issue 25, defect 7).
+     */
+    @Disabled("finds issue 25 defect 7; enabled when the fix lands")
+    @FrayTest(iterations = 500 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void tryLockAcquiresAFreeLock() throws InterruptedException {
+        tryLockOnAFreeLock();
+    }
+
+    /** The schedule in which Fray found issue 25's defect 7 (iteration 2 of tryLockAcquiresAFreeLock). */
+    @Disabled("finds issue 25 defect 7; enabled when the fix lands")
+    @FrayTest(replay = "classpath:fray-recordings/MutexFrayTest/tryLockAcquiresAFreeLock", resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void tryLockAcquiresAFreeLockReplay() throws InterruptedException {
+        tryLockOnAFreeLock();
+    }
+
+    private static void tryLockOnAFreeLock() throws InterruptedException {
+        Mutex m = new Mutex();
+        m.lock();
+        Thread waiter = start("waiter", () -> m.tryLock(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS)); // keeps it
+        untilParked(waiter);
+        Thread unlocker = start("unlocker", m::unlock);
+        Thread probe = start("probe", () -> {
+            if (!m.isLocked()) {
+                boolean acquired = m.tryLock();
+                assertTrue(acquired || m.isLocked(), () -> "tryLock() returned false on a free lock: " + m);
+                if (acquired) {
+                    m.unlock();
+                }
+            }
+        });
+        join(unlocker, probe, waiter);
+    }
+
+    /**
+     * No lost wake-up when a waiter gives up: a waiter that times out or is interrupted leaves without
+     * taking the wake-up meant for another, and one handed the lock as it gives up keeps it (and releases it
+     * here). The holder unlocks while one waiter's 1 ms runs out (virtual time: every nanoTime() call
+     * advances it) and another is interrupted; the lock() waiter must get the lock.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void waiterThatGivesUpPassesTheWakeUpOn() throws InterruptedException {
+        Mutex m = new Mutex();
+        m.lock();
+        Thread timed = start("timed", () -> {
+            if (m.tryLock(1, TimeUnit.MILLISECONDS)) {
+                m.unlock();
+            }
+        });
+        Thread interrupted = start("interrupted", () -> {
+            try {
+                m.lockInterruptibly();
+                m.unlock();
+            } catch (InterruptedException expected) {
+                // gave up: holds nothing
+            }
+        });
+        Thread patient = start("patient", () -> {
+            m.lock();
+            m.unlock();
+        });
+        untilParked(interrupted);
+        untilParked(patient);
+        Thread interrupter = start("interrupter", interrupted::interrupt);
+        m.unlock();
+        join(interrupter, timed, interrupted, patient);
+        assertEquals(false, m.isLocked(), m::toString);
+    }
+}

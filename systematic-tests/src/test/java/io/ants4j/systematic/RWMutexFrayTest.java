@@ -1,0 +1,142 @@
+package io.ants4j.systematic;
+
+import static io.ants4j.systematic.FrayThreads.join;
+import static io.ants4j.systematic.FrayThreads.start;
+import static io.ants4j.systematic.FrayThreads.untilParked;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.primitives.RWMutex;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Lock;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.core.command.SystemTimeDelegateType;
+import org.pastalab.fray.core.scheduler.RandomScheduler;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.FrayTest;
+
+/** The blocking contracts of {@link RWMutex}, explored by Fray. */
+@ExtendWith(FrayTestExtension.class)
+class RWMutexFrayTest {
+    /**
+     * Readers/writers exclusion: while a writer holds the lock nobody else does; readers may hold it together.
+     * Every acquisition path is used: lock, tryLock and the timed tryLock of both views.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void readersAndWritersExclude() throws InterruptedException {
+        RWMutex rw = new RWMutex();
+        AtomicInteger readers = new AtomicInteger();
+        AtomicInteger writers = new AtomicInteger();
+        FrayThreads.Body read = () -> {
+            readers.incrementAndGet();
+            assertEquals(0, writers.get(), "a reader is in with a writer");
+            readers.decrementAndGet();
+            rw.readLock().unlock();
+        };
+        FrayThreads.Body write = () -> {
+            assertEquals(1, writers.incrementAndGet(), "two writers are in");
+            assertEquals(0, readers.get(), "a writer is in with a reader");
+            writers.decrementAndGet();
+            rw.writeLock().unlock();
+        };
+        Thread r1 = start("reader", () -> {
+            rw.readLock().lock();
+            read.run();
+            while (!rw.readLock().tryLock()) {
+                Thread.yield();
+            }
+            read.run();
+        });
+        Thread r2 = start("timed reader", () -> {
+            assertTrue(rw.readLock().tryLock(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            read.run();
+        });
+        Thread w1 = start("writer", () -> {
+            rw.writeLock().lock();
+            write.run();
+        });
+        Thread w2 = start("timed writer", () -> {
+            assertTrue(rw.writeLock().tryLock(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            write.run();
+        });
+        join(r1, r2, w1, w2);
+        assertFree(rw);
+    }
+
+    /**
+     * Writer preference: once a writer waits, new readers neither tryLock nor lock until that writer has had the
+     * lock; the readers it held back go in when it unlocks.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aWaitingWriterGoesBeforeNewReaders() throws InterruptedException {
+        RWMutex rw = new RWMutex();
+        AtomicBoolean writerHadIt = new AtomicBoolean();
+        rw.readLock().lock();
+        Thread writer = start("writer", () -> {
+            rw.writeLock().lock();
+            writerHadIt.set(true);
+            rw.writeLock().unlock();
+        });
+        untilParked(writer);
+        Thread lateReader = start("late reader", () -> {
+            assertFalse(rw.readLock().tryLock(), "a new reader overtook a waiting writer");
+            rw.readLock().lock();
+            assertTrue(writerHadIt.get(), "a new reader got in before the waiting writer");
+            rw.readLock().unlock();
+        });
+        untilParked(lateReader);
+        rw.readLock().unlock();
+        join(writer, lateReader);
+        assertFree(rw);
+    }
+
+    /**
+     * No lost wake-up when a writer or a reader gives up: a writer interrupted while it waits for the readers
+     * lets in the readers it held back (or, granted first, keeps the lock); a reader that times out behind a
+     * writer leaves the count the writer lets in. Afterwards the lock is free.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void waitersThatGiveUpLetTheOthersIn() throws InterruptedException {
+        RWMutex rw = new RWMutex();
+        Lock read = rw.readLock();
+        read.lock();
+        Thread writer = start("writer", () -> {
+            try {
+                rw.writeLock().lockInterruptibly();
+                rw.writeLock().unlock();
+            } catch (InterruptedException expected) {
+                // gave up: holds nothing
+            }
+        });
+        untilParked(writer);
+        Thread timedReader = start("timed reader", () -> {
+            if (read.tryLock(1, TimeUnit.MILLISECONDS)) {
+                read.unlock();
+            }
+        });
+        Thread reader = start("reader", () -> {
+            read.lock();
+            read.unlock();
+        });
+        untilParked(reader);
+        Thread interrupter = start("interrupter", writer::interrupt);
+        read.unlock();
+        join(interrupter, writer, timedReader, reader);
+        assertFree(rw);
+    }
+
+    private static void assertFree(RWMutex rw) {
+        assertEquals(0, rw.readers(), rw::toString);
+        assertTrue(rw.writeLock().tryLock(), () -> "not free: " + rw);
+        rw.writeLock().unlock();
+    }
+}

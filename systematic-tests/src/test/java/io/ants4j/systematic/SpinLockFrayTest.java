@@ -1,0 +1,91 @@
+package io.ants4j.systematic;
+
+import static io.ants4j.systematic.FrayThreads.join;
+import static io.ants4j.systematic.FrayThreads.start;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.primitives.SpinLock;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.core.command.SystemTimeDelegateType;
+import org.pastalab.fray.core.scheduler.RandomScheduler;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.FrayTest;
+
+/** The blocking contracts of {@link SpinLock}, explored by Fray (whose yield is a scheduling point). */
+@ExtendWith(FrayTestExtension.class)
+class SpinLockFrayTest {
+    /** Mutual exclusion by lock, tryLock, the timed tryLock and lockInterruptibly; the lock ends free. */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void mutualExclusion() throws InterruptedException {
+        SpinLock lock = new SpinLock(2);
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger entries = new AtomicInteger();
+        FrayThreads.Body critical = () -> {
+            assertEquals(1, inside.incrementAndGet(), "two threads hold the SpinLock");
+            entries.incrementAndGet();
+            inside.decrementAndGet();
+            lock.unlock();
+        };
+        Thread a = start("lock", () -> {
+            lock.lock();
+            critical.run();
+            lock.lockInterruptibly();
+            critical.run();
+        });
+        Thread b = start("tryLock", () -> {
+            while (!lock.tryLock()) {
+                Thread.yield();
+            }
+            critical.run();
+        });
+        Thread c = start("timed tryLock", () -> {
+            assertTrue(lock.tryLock(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "timed out");
+            critical.run();
+        });
+        join(a, b, c);
+        assertEquals(4, entries.get());
+        assertFalse(lock.isLocked());
+    }
+
+    /**
+     * An interrupt that comes while lock() spins is kept: the thread gets the lock and returns with its
+     * interrupt status set. lockInterruptibly() throws and holds nothing, or (the lock freed as the interrupt
+     * came) holds the lock with the interrupt status still set. The holder keeps the lock until both
+     * interrupts are sent.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void interruptWhileSpinning() throws InterruptedException {
+        SpinLock lock = new SpinLock(2);
+        lock.lock();
+        Thread uninterruptible = start("lock", () -> {
+            lock.lock();
+            assertTrue(Thread.interrupted(), "the interrupt was lost");
+            lock.unlock();
+        });
+        Thread interruptible = start("lockInterruptibly", () -> {
+            try {
+                lock.lockInterruptibly(); // may win the lock freed after the interrupt: Lock allows either
+                assertTrue(Thread.interrupted(), "acquired, and the interrupt was lost");
+                lock.unlock();
+            } catch (InterruptedException expected) {
+                // holds nothing
+            }
+        });
+        Thread interrupter = start("interrupter", () -> {
+            uninterruptible.interrupt();
+            interruptible.interrupt();
+        });
+        interrupter.join();
+        lock.unlock();
+        join(uninterruptible, interruptible);
+        assertFalse(lock.isLocked(), lock::toString);
+    }
+}

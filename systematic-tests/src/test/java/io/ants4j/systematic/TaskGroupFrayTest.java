@@ -1,0 +1,265 @@
+package io.ants4j.systematic;
+
+import static io.ants4j.systematic.FrayThreads.join;
+import static io.ants4j.systematic.FrayThreads.start;
+import static io.ants4j.systematic.FrayThreads.until;
+import static io.ants4j.systematic.FrayThreads.untilParked;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.primitives.TaskGroup;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.core.command.SystemTimeDelegateType;
+import org.pastalab.fray.core.scheduler.RandomScheduler;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.FrayTest;
+
+/**
+ * The blocking contracts of {@link TaskGroup} on a platform-thread executor, explored by Fray. The random
+ * scheduler, not POS: the group's SpinLock has several spinners here, and POS, which runs a yield before
+ * anything else and gives a thread a new priority only when it runs, can starve the holder for hours.
+ */
+@ExtendWith(FrayTestExtension.class)
+class TaskGroupFrayTest {
+    /** A platform thread per task: Fray hangs on the default virtual threads. */
+    private static final Executor PLATFORM_THREADS = task -> Thread.ofPlatform().start(task);
+
+    /** Tasks of the group running now, checked against the limit by every task as it starts. */
+    private final AtomicInteger running = new AtomicInteger();
+
+    /** A task that counts itself running (never more than {@code limit}) until {@code until} opens. */
+    private TaskGroupTask holding(int limit, CountDownLatch until, String result) {
+        return () -> {
+            assertTrue(running.incrementAndGet() <= limit, "more tasks run than the limit");
+            try {
+                assertTrue(until.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "never released");
+                return result;
+            } finally {
+                running.decrementAndGet();
+            }
+        };
+    }
+
+    @FunctionalInterface
+    private interface TaskGroupTask extends java.util.concurrent.Callable<String> {
+    }
+
+    /**
+     * Blocked submitters go in first come, first served, and the limit is never exceeded: s1, s2 and s3 block
+     * in that order behind two running tasks; when both end, the two freed slots go to s1 and s2, and s3 still
+     * waits (issue 25, defect 1: a woken submitter that has not re-taken the lock is still counted as blocked,
+     * so a second slot is signalled to it and a later submitter gets in first).
+     */
+    @Disabled("finds issue 25 defect 1; enabled when the fix lands")
+    @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void blockedSubmittersGoInInArrivalOrder() throws Exception {
+        blockedSubmittersGoInInArrivalOrderScenario();
+    }
+
+    /** The schedule in which Fray found issue 25's defect 1 (iteration 0 of blockedSubmittersGoInInArrivalOrder). */
+    @Disabled("finds issue 25 defect 1; enabled when the fix lands")
+    @FrayTest(replay = "classpath:fray-recordings/TaskGroupFrayTest/blockedSubmittersGoInInArrivalOrder", resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void blockedSubmittersGoInInArrivalOrderReplay() throws Exception {
+        blockedSubmittersGoInInArrivalOrderScenario();
+    }
+
+    private void blockedSubmittersGoInInArrivalOrderScenario() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(2, PLATFORM_THREADS);
+        CountDownLatch firstTasksEnd = new CountDownLatch(1);
+        CountDownLatch laterTasksEnd = new CountDownLatch(1);
+        group.go(holding(2, firstTasksEnd, "t0"));
+        group.go(holding(2, firstTasksEnd, "t1"));
+        ConcurrentLinkedQueue<String> admitted = new ConcurrentLinkedQueue<>();
+        Thread[] submitters = new Thread[3];
+        for (int i = 0; i < submitters.length; i++) {
+            String name = "s" + (i + 1);
+            submitters[i] = start(name, () -> {
+                group.go(holding(2, laterTasksEnd, name));
+                admitted.add(name);
+            });
+            untilParked(submitters[i]);
+        }
+        firstTasksEnd.countDown();
+        until("two submitters are let in", () -> admitted.size() == 2);
+        assertEquals(Set.of("s1", "s2"), Set.copyOf(admitted), "the freed slots went to a later submitter");
+        laterTasksEnd.countDown();
+        join(submitters);
+        assertEquals(List.of("s1", "s2", "s3", "t0", "t1"), group.await().stream().sorted().toList());
+        group.close();
+    }
+
+    /**
+     * First come, first served also when a blocked submitter is interrupted: it gets a
+     * RejectedExecutionException caused by the interrupt, with its interrupt status set again, and the slot
+     * freed meanwhile goes to the first of the others (issue 25, defect 1, second case).
+     */
+    @Disabled("finds issue 25 defect 1; enabled when the fix lands")
+    @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptedSubmitterLeavesTheOrderIntact() throws Exception {
+        anInterruptedSubmitterLeavesTheOrderIntactScenario();
+    }
+
+    /** The schedule in which Fray found issue 25's defect 1 (iteration 1 of anInterruptedSubmitterLeavesTheOrderIntact). */
+    @Disabled("finds issue 25 defect 1; enabled when the fix lands")
+    @FrayTest(replay = "classpath:fray-recordings/TaskGroupFrayTest/anInterruptedSubmitterLeavesTheOrderIntact", resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptedSubmitterLeavesTheOrderIntactReplay() throws Exception {
+        anInterruptedSubmitterLeavesTheOrderIntactScenario();
+    }
+
+    private void anInterruptedSubmitterLeavesTheOrderIntactScenario() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(1, PLATFORM_THREADS);
+        CountDownLatch firstTaskEnds = new CountDownLatch(1);
+        CountDownLatch laterTasksEnd = new CountDownLatch(1);
+        group.go(holding(1, firstTaskEnds, "t0"));
+        ConcurrentLinkedQueue<String> admitted = new ConcurrentLinkedQueue<>();
+        Thread s1 = start("s1", () -> {
+            group.go(holding(1, laterTasksEnd, "s1"));
+            admitted.add("s1");
+        });
+        untilParked(s1);
+        Thread s2 = start("s2", () -> {
+            RejectedExecutionException e = assertThrows(RejectedExecutionException.class,
+                    () -> group.go(holding(1, laterTasksEnd, "s2")));
+            assertInstanceOf(InterruptedException.class, e.getCause());
+            assertTrue(Thread.interrupted(), "the interrupt status was not set again");
+        });
+        untilParked(s2);
+        Thread s3 = start("s3", () -> {
+            group.go(holding(1, laterTasksEnd, "s3"));
+            admitted.add("s3");
+        });
+        untilParked(s3);
+        Thread interrupter = start("interrupter", s2::interrupt);
+        firstTaskEnds.countDown();
+        until("a submitter is let in", () -> !admitted.isEmpty());
+        assertEquals("s1", admitted.peek(), "the freed slot went to a later submitter");
+        laterTasksEnd.countDown();
+        join(interrupter, s1, s2, s3);
+        assertEquals(List.of("s1", "s3", "t0"), group.await().stream().sorted().toList());
+        group.close();
+    }
+
+    /** tryGo never overtakes a blocked submitter: while s1 waits, tryGo gets in only after s1's task has. */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void tryGoNeverOvertakesABlockedSubmitter() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(1, PLATFORM_THREADS);
+        CountDownLatch firstTaskEnds = new CountDownLatch(1);
+        AtomicBoolean s1Started = new AtomicBoolean();
+        group.go(holding(1, firstTaskEnds, "t0"));
+        Thread s1 = start("s1", () -> group.go(() -> {
+            s1Started.set(true);
+            return "s1";
+        }));
+        untilParked(s1);
+        Thread trier = start("tryGo", () -> {
+            for (int i = 0; i < 3; i++) {
+                Optional<Future<String>> f = group.tryGo(() -> "tryGo");
+                if (f.isPresent()) {
+                    assertTrue(s1Started.get(), "tryGo took the slot of a blocked submitter");
+                    return;
+                }
+                Thread.yield();
+            }
+        });
+        firstTaskEnds.countDown();
+        join(s1, trier);
+        group.await();
+        group.close();
+    }
+
+    /**
+     * cancel() (here through close()) interrupts the running tasks, lets blocked submitters go with a cancelled
+     * Future, starts nothing afterwards, and close() returns only once no task of the group runs; await then
+     * throws CancellationException.
+     */
+    @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void closeCancelsAndWaitsForTheTasks() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(1, PLATFORM_THREADS);
+        CountDownLatch never = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        Future<String> first = group.go(() -> {
+            running.incrementAndGet();
+            try {
+                never.await();
+                return "not cancelled";
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+                throw e;
+            } finally {
+                running.decrementAndGet();
+            }
+        });
+        AtomicReference<Future<String>> blocked = new AtomicReference<>();
+        Thread submitter = start("submitter", () -> blocked.set(group.go(() -> "never runs")));
+        Thread closer = start("closer", () -> {
+            group.close();
+            assertEquals(0, running.get(), "close() returned while a task of the group ran");
+        });
+        join(submitter, closer);
+        assertTrue(blocked.get().isCancelled(), "a submitter let go by the cancellation got a live Future");
+        assertTrue(first.isCancelled());
+        assertTrue(group.go(() -> "after").isCancelled(), "a go after the cancellation started a task");
+        assertThrows(CancellationException.class, group::await);
+        assertTrue(interrupted.get() || !first.isDone() || first.isCancelled());
+    }
+
+    /**
+     * The first task to fail cancels the group: the other running task is interrupted, a blocked submitter is
+     * let go, and await throws an ExecutionException whose cause is that first failure.
+     */
+    @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void theFirstFailureCancelsTheOthers() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(2, PLATFORM_THREADS);
+        CountDownLatch never = new CountDownLatch(1);
+        IllegalStateException failure = new IllegalStateException("task failed");
+        Future<String> victim = group.go(() -> {
+            never.await();
+            return "not cancelled";
+        });
+        group.go(() -> {
+            Thread.yield();
+            throw failure;
+        });
+        AtomicReference<Future<String>> blocked = new AtomicReference<>();
+        Thread submitter = start("submitter", () -> blocked.set(group.go(() -> "maybe")));
+        ExecutionException e = assertThrows(ExecutionException.class, group::await);
+        assertSame(failure, e.getCause());
+        assertTrue(victim.isCancelled(), "the running task was not cancelled");
+        join(submitter);
+        Future<String> late = blocked.get();
+        assertTrue(late.isCancelled() || "maybe".equals(late.get()), "a let-in task neither ran nor was cancelled");
+        group.close();
+    }
+}

@@ -1,0 +1,113 @@
+package io.ants4j.systematic;
+
+import static io.ants4j.systematic.FrayThreads.join;
+import static io.ants4j.systematic.FrayThreads.start;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.primitives.WaitGroup;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.core.command.SystemTimeDelegateType;
+import org.pastalab.fray.core.scheduler.RandomScheduler;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.FrayTest;
+
+/** The blocking contracts of {@link WaitGroup}, explored by Fray. */
+@ExtendWith(FrayTestExtension.class)
+class WaitGroupFrayTest {
+    /**
+     * await returns only after every task counted has called done(), by each kind of wait; a timed wait
+     * that returns true saw them all too.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void awaitReturnsOnlyAfterEveryDone() throws InterruptedException {
+        WaitGroup wg = new WaitGroup();
+        AtomicInteger finished = new AtomicInteger();
+        wg.add(2);
+        Thread[] tasks = new Thread[2];
+        for (int i = 0; i < tasks.length; i++) {
+            tasks[i] = start("task " + i, () -> {
+                finished.incrementAndGet();
+                wg.done();
+            });
+        }
+        Thread waiter = start("await", () -> {
+            wg.await();
+            assertEquals(2, finished.get(), "await returned before every done()");
+        });
+        Thread timed = start("timed await", () -> {
+            assertTrue(wg.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "timed out");
+            assertEquals(2, finished.get(), "await returned before every done()");
+        });
+        Thread uninterruptible = start("awaitUninterruptibly", () -> {
+            wg.awaitUninterruptibly();
+            assertEquals(2, finished.get(), "await returned before every done()");
+        });
+        join(tasks);
+        join(waiter, timed, uninterruptible);
+    }
+
+    /**
+     * A waiter that times out (1 ms of virtual time) or is interrupted leaves the group without consuming
+     * another's wake-up, and if the round ended first, its wait succeeded. The next round, whose add may come
+     * while the previous round's waiters are still leaving, is waited for on its own.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void waitersThatGiveUpLeaveTheRoundsIntact() throws InterruptedException {
+        WaitGroup wg = new WaitGroup();
+        AtomicInteger finished = new AtomicInteger();
+        wg.add(1);
+        Thread timed = start("timed", () -> {
+            if (wg.await(1, TimeUnit.MILLISECONDS)) {
+                assertTrue(finished.get() >= 1, "a timed await returned true before the round ended");
+            }
+        });
+        Thread interrupted = start("interrupted", () -> {
+            try {
+                wg.await();
+                assertTrue(finished.get() >= 1, "await returned before the round ended");
+            } catch (InterruptedException gaveUp) {
+                // left the group
+            }
+        });
+        Thread patient = start("patient", () -> {
+            wg.await();
+            assertTrue(finished.get() >= 1, "await returned before the round ended");
+        });
+        Thread interrupter = start("interrupter", interrupted::interrupt);
+        Thread task = start("task", () -> {
+            finished.incrementAndGet();
+            wg.done();
+            wg.add(1); // the next round, at once
+            Thread next = start("next task", () -> {
+                finished.incrementAndGet();
+                wg.done();
+            });
+            wg.await();
+            assertEquals(2, finished.get(), "the next round's await returned before its done()");
+            next.join();
+        });
+        join(interrupter, timed, interrupted, patient, task);
+        assertEquals(0, wg.count());
+    }
+
+    /** go(executor, task): await returns after the task has run. */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void goCountsTheTaskUntilItReturns() throws InterruptedException {
+        WaitGroup wg = new WaitGroup();
+        AtomicInteger ran = new AtomicInteger();
+        for (int i = 0; i < 2; i++) {
+            wg.go(task -> Thread.ofPlatform().start(task), ran::incrementAndGet);
+        }
+        wg.await();
+        assertEquals(2, ran.get(), "await returned before a task of go() ran");
+    }
+}

@@ -1,0 +1,130 @@
+package io.ants4j.systematic;
+
+import static io.ants4j.systematic.FrayThreads.join;
+import static io.ants4j.systematic.FrayThreads.start;
+import static io.ants4j.systematic.FrayThreads.untilParked;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.primitives.WeightedSemaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.core.command.SystemTimeDelegateType;
+import org.pastalab.fray.core.scheduler.RandomScheduler;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.FrayTest;
+
+/** The blocking contracts of {@link WeightedSemaphore}, explored by Fray. */
+@ExtendWith(FrayTestExtension.class)
+class WeightedSemaphoreFrayTest {
+    /** Never over capacity: the permits held at once never exceed the size, and all come back. */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void neverOverCapacity() throws InterruptedException {
+        WeightedSemaphore sem = new WeightedSemaphore(3);
+        AtomicLong held = new AtomicLong();
+        Thread one = start("acquire 1", () -> {
+            for (int i = 0; i < 2; i++) {
+                sem.acquire(1);
+                use(held, 1, sem);
+            }
+        });
+        Thread two = start("acquire 2", () -> {
+            sem.acquire(2);
+            use(held, 2, sem);
+        });
+        Thread timed = start("timed 3", () -> {
+            assertTrue(sem.tryAcquire(3, FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "timed out");
+            use(held, 3, sem);
+        });
+        Thread opportunist = start("tryAcquire 2", () -> {
+            if (sem.tryAcquire(2)) {
+                use(held, 2, sem);
+            }
+        });
+        join(one, two, timed, opportunist);
+        assertEquals(3, sem.available(), sem::toString);
+    }
+
+    private static void use(AtomicLong held, long n, WeightedSemaphore sem) {
+        assertTrue(held.addAndGet(n) <= 3, "more permits held than the size");
+        held.addAndGet(-n);
+        sem.release(n);
+    }
+
+    /**
+     * First come, first served, no barging: a waiter asking for more than is free holds back the waiters
+     * behind it even when their requests fit, and tryAcquire fails while anyone waits.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void waitersAreServedInArrivalOrder() throws InterruptedException {
+        WeightedSemaphore sem = new WeightedSemaphore(2);
+        AtomicBoolean bigServed = new AtomicBoolean();
+        sem.acquire(2);
+        Thread big = start("big", () -> {
+            sem.acquire(2);
+            bigServed.set(true);
+            sem.release(2);
+        });
+        untilParked(big);
+        Thread small = start("small", () -> {
+            sem.acquire(1);
+            assertTrue(bigServed.get(), "a later, smaller request overtook the head of the queue");
+            sem.release(1);
+        });
+        untilParked(small);
+        Thread releaser = start("release 1", () -> sem.release(1));
+        Thread barger = start("barger", () -> {
+            if (sem.tryAcquire(1)) { // big holds everything from its grant until after bigServed is set
+                assertTrue(bigServed.get(), "tryAcquire took a permit while the head of the queue waited");
+                sem.release(1);
+            }
+        });
+        join(releaser, barger);
+        sem.release(1);
+        join(big, small);
+        assertEquals(2, sem.available(), sem::toString);
+    }
+
+    /**
+     * A waiter that is interrupted or times out leaves holding nothing; if the permits were granted to it in
+     * the same instant it gives them back and they go on to the waiters behind it. Afterwards every permit is
+     * back and nobody is left asleep.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aCancelledAcquireGivesItsPermitsOn() throws InterruptedException {
+        WeightedSemaphore sem = new WeightedSemaphore(2);
+        sem.acquire(2);
+        Thread interrupted = start("interrupted", () -> {
+            try {
+                sem.acquire(2);
+                sem.release(2);
+            } catch (InterruptedException gaveUp) {
+                // holds nothing
+            }
+        });
+        untilParked(interrupted);
+        Thread timed = start("timed", () -> {
+            if (sem.tryAcquire(1, 1, TimeUnit.MILLISECONDS)) {
+                sem.release(1);
+            }
+        });
+        Thread patient = start("patient", () -> {
+            sem.acquire(2);
+            sem.release(2);
+        });
+        untilParked(patient);
+        Thread interrupter = start("interrupter", interrupted::interrupt);
+        sem.release(2);
+        join(interrupter, interrupted, timed, patient);
+        assertEquals(2, sem.available(), sem::toString);
+        assertTrue(sem.tryAcquire(2), () -> "permits lost: " + sem);
+    }
+}
