@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ants4j.primitives.Mutex;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
 import org.pastalab.fray.core.scheduler.RandomScheduler;
@@ -65,7 +64,6 @@ class MutexFrayTest {
      * probe is the waiter, which keeps it: so if the lock is free before the probe's tryLock() and still
      * free after it returned false, it was free all along, and false was wrong (issue 25, defect 7).
      */
-    @Disabled("finds issue 25 defect 7; enabled when the fix lands")
     @FrayTest(iterations = 500 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
@@ -74,7 +72,6 @@ class MutexFrayTest {
     }
 
     /** The schedule in which Fray found issue 25's defect 7 (iteration 2 of tryLockAcquiresAFreeLock). */
-    @Disabled("finds issue 25 defect 7; enabled when the fix lands")
     @FrayTest(replay = "classpath:fray-recordings/MutexFrayTest/tryLockAcquiresAFreeLock", resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)

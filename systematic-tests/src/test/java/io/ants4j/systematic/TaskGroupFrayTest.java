@@ -25,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
 import org.pastalab.fray.core.scheduler.RandomScheduler;
@@ -68,7 +67,6 @@ class TaskGroupFrayTest {
      * waits (issue 25, defect 1: a woken submitter that has not re-taken the lock is still counted as blocked,
      * so a second slot is signalled to it and a later submitter gets in first).
      */
-    @Disabled("finds issue 25 defect 1; enabled when the fix lands")
     @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
@@ -77,7 +75,6 @@ class TaskGroupFrayTest {
     }
 
     /** The schedule in which Fray found issue 25's defect 1 (iteration 0 of blockedSubmittersGoInInArrivalOrder). */
-    @Disabled("finds issue 25 defect 1; enabled when the fix lands")
     @FrayTest(replay = "classpath:fray-recordings/TaskGroupFrayTest/blockedSubmittersGoInInArrivalOrder", resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
@@ -115,7 +112,6 @@ class TaskGroupFrayTest {
      * RejectedExecutionException caused by the interrupt, with its interrupt status set again, and the slot
      * freed meanwhile goes to the first of the others (issue 25, defect 1, second case).
      */
-    @Disabled("finds issue 25 defect 1; enabled when the fix lands")
     @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
@@ -124,7 +120,6 @@ class TaskGroupFrayTest {
     }
 
     /** The schedule in which Fray found issue 25's defect 1 (iteration 1 of anInterruptedSubmitterLeavesTheOrderIntact). */
-    @Disabled("finds issue 25 defect 1; enabled when the fix lands")
     @FrayTest(replay = "classpath:fray-recordings/TaskGroupFrayTest/anInterruptedSubmitterLeavesTheOrderIntact", resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
