@@ -629,12 +629,12 @@ public final class TaskGroup<T> implements AutoCloseable {
             }
             try {
                 if (group.cancelled) {
-                    future.cancel(false); // cancelled before it could start: it never starts
+                    future.cancel(false); // cancelled before it could start: it never starts, nobody is interrupted
                 } else {
                     future.run();
-                }
-                if (future.isCancelled()) {
-                    Thread.interrupted(); // the cancellation's interrupt is not for the executor's next task
+                    if (future.isCancelled()) {
+                        Thread.interrupted(); // the cancellation's interrupt is not for the executor's next task
+                    }
                 }
             } finally {
                 group.ended(this);
