@@ -8,13 +8,15 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Helpers of the Fray tests: platform threads only (Fray hangs on virtual threads), and every wait
- * bounded. Under Fray a timed wait ends only once no thread can run any more (its default
- * {@code ignoreTimedBlock}), so a bound is a deadlock detector, not a race against the clock: a
- * schedule in which a wake-up is lost ends in the timeout, and the test says which thread was stuck.
+ * bounded. The tests run on Fray's virtual clock ({@code systemTimeDelegateType = MOCK}): every reading of
+ * the clock, and every scheduling step, advances it by 0.1 ms, and when no thread can run it jumps to the
+ * nearest deadline. So a bound is a deadlock detector, not a race against a real clock: a schedule in which
+ * a wake-up is lost ends in the timeout, and the test says which thread was stuck. It costs about ten
+ * scheduling steps per virtual millisecond, hence a short bound.
  */
 final class FrayThreads {
-    /** The bound of every wait of one thread for another. */
-    static final long TIMEOUT_SECONDS = 60;
+    /** The bound of every wait of one thread for another, in virtual seconds (about 100,000 steps). */
+    static final long TIMEOUT_SECONDS = 10;
     /** The bound of every polling loop: a loop that yields this often without success fails the schedule. */
     private static final int MAX_YIELDS = 100_000;
 

@@ -2,10 +2,13 @@ package io.ants4j.systematic;
 
 import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
+import static io.ants4j.systematic.FrayThreads.until;
+import static io.ants4j.systematic.FrayThreads.untilParked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ants4j.primitives.WaitGroup;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -19,7 +22,8 @@ import org.pastalab.fray.junit.junit5.annotations.FrayTest;
 class WaitGroupFrayTest {
     /**
      * await returns only after every task counted has called done(), by each kind of wait; a timed wait
-     * that returns true saw them all too.
+     * that returns true saw them all too. The tasks finish once all three waiters are queued, so every done()
+     * meets counted waiters.
      */
     @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
@@ -27,10 +31,12 @@ class WaitGroupFrayTest {
     void awaitReturnsOnlyAfterEveryDone() throws InterruptedException {
         WaitGroup wg = new WaitGroup();
         AtomicInteger finished = new AtomicInteger();
+        CountDownLatch waitersQueued = new CountDownLatch(1);
         wg.add(2);
         Thread[] tasks = new Thread[2];
         for (int i = 0; i < tasks.length; i++) {
             tasks[i] = start("task " + i, () -> {
+                assertTrue(waitersQueued.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS));
                 finished.incrementAndGet();
                 wg.done();
             });
@@ -47,14 +53,19 @@ class WaitGroupFrayTest {
             wg.awaitUninterruptibly();
             assertEquals(2, finished.get(), "await returned before every done()");
         });
+        untilParked(waiter);
+        untilParked(timed);
+        untilParked(uninterruptible);
+        waitersQueued.countDown();
         join(tasks);
         join(waiter, timed, uninterruptible);
     }
 
     /**
      * A waiter that times out (1 ms of virtual time) or is interrupted leaves the group without consuming
-     * another's wake-up, and if the round ended first, its wait succeeded. The next round, whose add may come
-     * while the previous round's waiters are still leaving, is waited for on its own.
+     * another's wake-up, and if the round ended first, its wait succeeded. The next round's add, made as soon
+     * as the count reaches zero and possibly before the round's waiters are released, does not hold them back:
+     * the next round's task waits for the previous round's patient waiter to return.
      */
     @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
@@ -62,6 +73,8 @@ class WaitGroupFrayTest {
     void waitersThatGiveUpLeaveTheRoundsIntact() throws InterruptedException {
         WaitGroup wg = new WaitGroup();
         AtomicInteger finished = new AtomicInteger();
+        CountDownLatch go = new CountDownLatch(1);
+        CountDownLatch patientReturned = new CountDownLatch(1);
         wg.add(1);
         Thread timed = start("timed", () -> {
             if (wg.await(1, TimeUnit.MILLISECONDS)) {
@@ -79,21 +92,29 @@ class WaitGroupFrayTest {
         Thread patient = start("patient", () -> {
             wg.await();
             assertTrue(finished.get() >= 1, "await returned before the round ended");
+            patientReturned.countDown();
         });
+        untilParked(interrupted);
+        untilParked(patient);
         Thread interrupter = start("interrupter", interrupted::interrupt);
         Thread task = start("task", () -> {
+            go.await();
             finished.incrementAndGet();
             wg.done();
-            wg.add(1); // the next round, at once
-            Thread next = start("next task", () -> {
-                finished.incrementAndGet();
-                wg.done();
-            });
-            wg.await();
-            assertEquals(2, finished.get(), "the next round's await returned before its done()");
-            next.join();
         });
-        join(interrupter, timed, interrupted, patient, task);
+        Thread next = start("next round", () -> {
+            go.await();
+            until("the first round ends", () -> wg.count() == 0);
+            wg.add(1);
+            assertTrue(patientReturned.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                    "the next round held back a waiter of the previous one");
+            finished.incrementAndGet();
+            wg.done();
+        });
+        go.countDown();
+        wg.await();
+        join(interrupter, timed, interrupted, patient, task, next);
+        assertEquals(2, finished.get());
         assertEquals(0, wg.count());
     }
 
