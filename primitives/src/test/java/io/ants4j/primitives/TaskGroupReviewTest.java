@@ -121,7 +121,7 @@ class TaskGroupReviewTest {
         AtomicReference<Future<Integer>> got = new AtomicReference<>();
         Thread submitter = new Thread(() -> got.set(group.go(() -> 1)));
         submitter.start();
-        awaitState(submitter, Thread.State.WAITING);
+        Threads.untilParked(submitter);
         group.cancel();
         submitter.join(10_000);
         assertTrue(got.get() != null && got.get().isCancelled());
@@ -148,7 +148,7 @@ class TaskGroupReviewTest {
                 return n;
             }));
             ts[i].start();
-            awaitState(ts[i], Thread.State.WAITING);
+            Threads.untilParked(ts[i]);
         }
         group.setLimit(1);
         for (Thread t : ts) {
@@ -190,16 +190,6 @@ class TaskGroupReviewTest {
                 fail("task did not complete");
             }
             Thread.onSpinWait();
-        }
-    }
-
-    private static void awaitState(Thread t, Thread.State state) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (t.getState() != state) {
-            if (System.nanoTime() > deadline) {
-                fail(t + " never reached " + state + ": " + t.getState());
-            }
-            Thread.sleep(1);
         }
     }
 }
