@@ -33,9 +33,12 @@ import java.util.concurrent.ThreadFactory;
  *
  * <p><b>Limit.</b> {@code go} blocks while {@code limit} tasks of this group run. As in errgroup, a
  * negative limit means none, and a limit of zero lets no task in until {@link #setLimit} raises it.
- * Blocked submitters go in first come, first served: a slot given back goes to the submitter that has
- * waited longest, and is its own from then on, however long that thread takes to run again; newcomers
- * and {@link #tryGo} never overtake them. A submitter interrupted while it waits gets a
+ * Blocked submitters go in first come, first served, in the order they queued: a slot given back goes
+ * to the submitter that has been queued longest, and is its own from then on, however long that thread
+ * takes to run again; newcomers and {@link #tryGo} never overtake them. A platform thread that finds
+ * the group full, with nobody queued, first spin-waits a few tens of microseconds for a slot, and queues
+ * only then: a submitter that queues in the meantime (a virtual thread queues at once) goes in before
+ * it. A submitter interrupted while it waits gets a
  * {@link RejectedExecutionException} caused by an {@link InterruptedException}, and its interrupt
  * status is set again; a slot handed to it in the same instant goes on to the next in line. A task
  * counts against the limit from the moment {@code go} lets it in until it returns, also while it waits

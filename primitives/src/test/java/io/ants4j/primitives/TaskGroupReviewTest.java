@@ -66,6 +66,46 @@ class TaskGroupReviewTest {
         group.close();
     }
 
+    /**
+     * Contract (class javadoc, Limit): blocked submitters go in in the order they queued, and a platform
+     * thread spin-waits before it queues. So a virtual-thread submitter, which queues at once, goes in
+     * before a platform submitter that called go first but was still spinning when it queued: first come
+     * means first queued. The test retries until it catches the platform submitter spinning after the
+     * virtual one has parked (the spin lasts tens of µs), then checks who goes in first.
+     */
+    @Test
+    void aSubmitterThatQueuesWhileAPlatformSubmitterSpinsGoesInFirst() throws Exception {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            TaskGroup<String> group = TaskGroup.create(1);
+            CountDownLatch end = new CountDownLatch(1);
+            group.go(() -> {
+                assertTrue(end.await(10, TimeUnit.SECONDS));
+                return "holder";
+            });
+            List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Thread platform = Thread.ofPlatform().start(() -> group.go(() -> order.add("platform") ? "" : ""));
+            Threads.until("the platform submitter spins", () -> inSpin(platform) || !platform.isAlive()
+                    || platform.getState() == Thread.State.WAITING);
+            Thread virtual = Thread.ofVirtual().start(() -> group.go(() -> order.add("virtual") ? "" : ""));
+            Threads.untilParked(virtual);
+            boolean overtaken = inSpin(platform); // still spinning, so not queued, with the virtual one queued
+            end.countDown();
+            Threads.join(platform);
+            Threads.join(virtual);
+            group.await();
+            group.close();
+            if (overtaken) {
+                assertEquals(List.of("virtual", "platform"), order);
+                return;
+            }
+        }
+        org.junit.jupiter.api.Assumptions.abort("never caught the platform submitter spinning in 200 attempts");
+    }
+
+    private static boolean inSpin(Thread t) {
+        return Arrays.stream(t.getStackTrace()).anyMatch(e -> e.getMethodName().equals("spinWhileFull"));
+    }
+
     /** The lock that guards the group's state. */
     private static SpinLock lockOf(TaskGroup<?> group) throws ReflectiveOperationException {
         return (SpinLock) MethodHandles.privateLookupIn(TaskGroup.class, MethodHandles.lookup())
