@@ -150,6 +150,14 @@ public final class Mutex implements Lock {
         return (state() & (LOCKED | STARVING)) != 0;
     }
 
+    /**
+     * Whether the lock is in starvation mode: held or being handed to the longest waiter, so that
+     * {@link #tryLock()} fails until the mode ends. A snapshot, for {@link RWMutex}'s write tryLock.
+     */
+    boolean isStarving() {
+        return (state() & STARVING) != 0;
+    }
+
     /** Acquires the lock, waiting as long as it takes. Not reentrant. */
     @Override
     public void lock() {

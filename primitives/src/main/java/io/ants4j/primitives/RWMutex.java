@@ -31,6 +31,13 @@ import java.util.concurrent.locks.ReadWriteLock;
  * {@code lockInterruptibly} returns with the interrupt status set). Only the write lock has
  * {@link Lock#newCondition() conditions}.
  *
+ * <p>{@code tryLock()} takes a free lock. The read lock's fails only if a writer holds the lock or
+ * waits for it. The write lock's fails only if the lock is held, by readers or a writer, or a writer
+ * waits for the readers in to leave, or writers have waited for the lock over 1&nbsp;ms (the writers'
+ * {@code Mutex} is then in starvation mode, and the lock goes to them in turn). Unlike Go's
+ * {@code TryLock}, it does not fail because another thread's write {@code tryLock()} or
+ * {@code unlock()} is busy with the lock at the same moment: it waits the few steps that takes.
+ *
  * <p>At most 2<sup>30</sup>&nbsp;&minus;&nbsp;1 read locks may be held, counting the readers that
  * wait behind a writer. One more throws {@link Error} ({@code "Maximum lock count exceeded"}), as
  * {@link java.util.concurrent.locks.ReentrantReadWriteLock} does at its own limit, and changes
@@ -78,6 +85,20 @@ public final class RWMutex implements ReadWriteLock {
      * waiting writer (and its unlock would throw), and past 2^31 - 1 the count would wrap. So a
      * reader checks the count before its CAS and throws at MAX_READ_HOLDS, leaving the word as it
      * was (Go's RLock is an atomic add and has no such check: it would need 2^30 goroutines).
+     *
+     * The write tryLock. A free lock is a word of 0 and a free inner Mutex, but the two are not
+     * released at once: a write unlock (or a writer giving up) releases the word, then the inner
+     * Mutex; a write tryLock takes the inner Mutex, then fails its CAS if a reader came in, then
+     * releases it; a writer in lock() takes the inner Mutex, then announces itself. Go's TryLock
+     * fails whenever the inner Mutex is held, so in those windows it fails on a free lock; here it
+     * fails only on a non-zero word (the lock held by readers, or by a writer, or waited for by a
+     * writer that the readers in hold back), on its own CAS that a reader's arrival failed, or in
+     * the inner Mutex's starvation mode (the lock is then handed from writer to waiting writer, and
+     * Mutex.tryLock does not barge either). Otherwise, a word of 0 and the inner Mutex held mean a
+     * thread in one of those windows, a few steps from releasing the inner Mutex or making the word
+     * non-zero, none of which waits for anything but a WaitQueue's SpinLock; the tryLock yields to
+     * it and looks again. It reads the word first, so a tryLock on a lock held by readers leaves the
+     * inner Mutex alone and opens no such window for the others.
      *
      * Happens-before: the write lock is the inner Mutex plus the CASes on the word; a reader
      * either CASes or adds to the word after the writer's unlock added to it, or reads the
@@ -250,15 +271,24 @@ public final class RWMutex implements ReadWriteLock {
         return sleep(false, interruptible, timed, deadline);
     }
 
+    /** See the implementation notes, "The write tryLock". */
     private boolean writeTryLock() {
-        if (!writers.tryLock()) {
-            return false;
+        for (;;) {
+            if (state() != 0L) {
+                return false; // readers are in, or a writer holds the lock or waits for the readers in
+            }
+            if (writers.tryLock()) {
+                if (STATE.compareAndSet(this, 0L, pack(-MAX_READERS, 0))) {
+                    return true;
+                }
+                writers.unlock();
+                return false; // a reader came in: it held the lock at the failed CAS
+            }
+            if (writers.isStarving()) {
+                return false; // the lock goes to the writers that waited over 1 ms
+            }
+            Thread.yield(); // another thread is a few steps from releasing the inner Mutex or announcing itself
         }
-        if (!STATE.compareAndSet(this, 0L, pack(-MAX_READERS, 0))) {
-            writers.unlock();
-            return false;
-        }
-        return true;
     }
 
     private void writeUnlock() {

@@ -33,13 +33,19 @@ import java.util.concurrent.ThreadFactory;
  *
  * <p><b>Limit.</b> {@code go} blocks while {@code limit} tasks of this group run. As in errgroup, a
  * negative limit means none, and a limit of zero lets no task in until {@link #setLimit} raises it.
- * Blocked submitters go in first come, first served: a slot given back goes to the submitter that has
- * waited longest, and is its own from then on, however long that thread takes to run again; newcomers
- * and {@link #tryGo} never overtake them. A submitter interrupted while it waits gets a
+ * Blocked submitters go in first come, first served, in the order they queued: a slot given back goes
+ * to the submitter that has been queued longest, and is its own from then on, however long that thread
+ * takes to run again; newcomers and {@link #tryGo} never overtake them. A platform thread that finds
+ * the group full, with nobody queued, first spin-waits a few tens of microseconds for a slot, and queues
+ * only then: a submitter that queues in the meantime (a virtual thread queues at once) goes in before
+ * it. A submitter interrupted while it waits gets a
  * {@link RejectedExecutionException} caused by an {@link InterruptedException}, and its interrupt
  * status is set again; a slot handed to it in the same instant goes on to the next in line. A task
  * counts against the limit from the moment {@code go} lets it in until it returns, also while it waits
- * in the executor's own queue.
+ * in the executor's own queue; its slot is given back before its {@code Future} completes, so once the
+ * {@code Future} is done (other than by a cancellation, which can come while the task still runs) the
+ * task no longer counts: {@link #tryGo} may let the next one in, and {@link #setLimit} does not see it
+ * active.
  *
  * <p><b>Failure and cancellation.</b> The first task to throw cancels the group: every other task of
  * the group that runs is interrupted (its {@code Future} reports it cancelled), tasks that have not
@@ -97,22 +103,27 @@ public final class TaskGroup<T> implements AutoCloseable {
      * cancellation no round closes, and await waits for the current one.
      *
      * Each task is a Member: a FutureTask around the user's Callable (the Future the caller gets) and
-     * the Runnable handed to the executor, whose finally gives back the slot and counts the task done,
-     * however the task ends. An executor may throw from execute and still run the task (the JDK's
-     * ThreadPoolExecutor does when it has queued the task and then fails to add a worker), so the
-     * member's run and go's undo race for one claim (a CAS): the winner counts the task, the loser
-     * does nothing. The Callable wrapper reports a throwable before the FutureTask records it,
-     * so the first failure cancels the others as early as possible. Cancelling the group marks each
-     * member of the current round (frozen: no go registers after the flag is set) and cancels its
-     * FutureTask with interruption; a member that starts afterwards finds the flag and does not run. An
-     * interrupt that such a cancellation delivers is cleared once the FutureTask has returned, so it does
-     * not leak into the executor's next task. What can fail to allocate (the member and a waiting
-     * submitter's node, the next round and the list of its results, a round's list growing) comes before
-     * the state changes or is
-     * undone, and nothing is allocated once the cancelled flag is set (the members are walked by
-     * index, not by an iterator), so an OutOfMemoryError leaves the group as it was and cannot stop a
-     * cancellation half-way; exceptions are made only when thrown (cancel() makes none: close() after
-     * a successful await costs no stack trace), and a failure that cannot be kept is dropped, not thrown.
+     * the Runnable handed to the executor. When the task returns, in this order: a failure is
+     * recorded and cancels the group (the Callable wrapper, before FutureTask sees the throwable),
+     * the slot is given back (the FutureTask's set and setException, before they complete the
+     * Future), the Future completes, and the run's finally counts the task done for await (and gives
+     * back the slot of a member whose task never ran), however the task ends. So a done Future holds
+     * no slot (tryGo right after it may let a task in, setLimit does not count it), and await returns
+     * only after every Future is complete. A Future cancelled while its task runs is done before the
+     * task returns: that task keeps its slot until it returns. An executor may throw from execute and
+     * still run the task (the JDK's ThreadPoolExecutor does when it has queued the task and then fails
+     * to add a worker), so the member's run and go's undo race for one claim (a CAS): the winner
+     * counts the task, the loser does nothing. Cancelling the group marks each member of the current
+     * round (frozen: no go registers after the flag is set) and cancels its FutureTask with
+     * interruption; a member that starts afterwards finds the flag and does not run. An interrupt
+     * that such a cancellation delivers is cleared once the FutureTask has returned, so it does not
+     * leak into the executor's next task. What can fail to allocate (the member and a waiting
+     * submitter's node, the next round and the list of its results, a round's list growing) comes
+     * before the state changes or is undone, and nothing is allocated once the cancelled flag is set
+     * (the members are walked by index, not by an iterator), so an OutOfMemoryError leaves the group
+     * as it was and cannot stop a cancellation half-way; exceptions are made only when thrown
+     * (cancel() makes none: close() after a successful await costs no stack trace), and a failure
+     * that cannot be kept is dropped, not thrown.
      */
     private static final int MAX_SUPPRESSED = 16;
     /** Spin-waits of a platform-thread submitter at the limit before it parks (tens of µs). */
@@ -361,8 +372,17 @@ public final class TaskGroup<T> implements AutoCloseable {
         }
     }
 
-    /** Called by every member that ran when its run ends, however it ends. */
+    /** Called by every member that ran when its run ends, however it ends: then {@code await} may count it done. */
     private void ended(Member<T> member) {
+        try {
+            member.giveSlotBack();
+        } finally {
+            member.round.pending.done();
+        }
+    }
+
+    /** Gives a slot back: to the oldest waiting submitter, or to the free ones. */
+    private void releaseSlot() {
         WaitQueue.Waiter next;
         lock.lock();
         try {
@@ -370,11 +390,7 @@ public final class TaskGroup<T> implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        try {
-            WaitQueue.unparkAll(next);
-        } finally {
-            member.round.pending.done();
-        }
+        WaitQueue.unparkAll(next);
     }
 
     /** Called by a member whose task threw {@code thrown}. */
@@ -597,7 +613,7 @@ public final class TaskGroup<T> implements AutoCloseable {
 
         final TaskGroup<T> group;
         final Callable<? extends T> task;
-        final FutureTask<T> future = new FutureTask<>(this);
+        final FutureTask<T> future = new Outcome();
         /** Set under the group's lock before the member is published to the executor. */
         TaskRound<T> round;
         /** Set under the group's lock if go took the member back: not a task of the group. */
@@ -606,6 +622,8 @@ public final class TaskGroup<T> implements AutoCloseable {
         volatile boolean cancelledByGroup;
         @SuppressWarnings("unused") // accessed through CLAIMED
         private volatile boolean claimed;
+        /** Whether the slot was given back; read and written only by the thread that runs the member. */
+        private boolean slotGivenBack;
 
         Member(TaskGroup<T> group, Callable<? extends T> task) {
             this.group = group;
@@ -615,6 +633,14 @@ public final class TaskGroup<T> implements AutoCloseable {
         Future<T> cancelled() {
             future.cancel(false);
             return future;
+        }
+
+        /** Gives the member's slot back, once: as its task returns, or as its run ends if the task never ran. */
+        void giveSlotBack() {
+            if (!slotGivenBack) {
+                slotGivenBack = true;
+                group.releaseSlot();
+            }
         }
 
         /** Whether the caller is the first to claim this member. */
@@ -650,6 +676,34 @@ public final class TaskGroup<T> implements AutoCloseable {
                     group.failed(this, t);
                 }
                 throw t;
+            }
+        }
+
+        /**
+         * The task's {@code Future}: the task has returned when {@code FutureTask.run} records its outcome, so
+         * the slot is given back first, and a done {@code Future} holds no slot.
+         */
+        private final class Outcome extends FutureTask<T> {
+            Outcome() {
+                super(Member.this);
+            }
+
+            @Override
+            protected void set(T result) {
+                try {
+                    giveSlotBack();
+                } finally {
+                    super.set(result);
+                }
+            }
+
+            @Override
+            protected void setException(Throwable thrown) {
+                try {
+                    giveSlotBack();
+                } finally {
+                    super.setException(thrown);
+                }
             }
         }
     }

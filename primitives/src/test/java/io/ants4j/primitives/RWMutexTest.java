@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -256,6 +257,62 @@ class RWMutexTest {
         Lock write = rw.writeLock();
         assertNull(LockTests.tryLockFalseWhileTheWordChanges(writersOf(rw), 1 << 1, write::tryLock, write, Duration.ofMillis(1_500)));
         assertTrue(write.tryLock());
+    }
+
+    /**
+     * A write tryLock() on a free lock takes it, also while another thread holds the writers' inner
+     * Mutex for a moment with the lock free (a write unlock between its release of the word and of
+     * the inner Mutex, a write tryLock failing for a reader): it waits for that thread rather than
+     * failing. The test makes the moment last by holding the inner Mutex itself until the probe is
+     * inside tryLock() (or, failing, done).
+     */
+    @Test
+    void writeTryLockWaitsOutAThreadBusyWithTheInnerMutex() throws Exception {
+        RWMutex rw = new RWMutex();
+        Mutex writers = writersOf(rw);
+        writers.lock();
+        var probe = start(() -> rw.writeLock().tryLock());
+        Threads.until("the probe is inside the write tryLock()", () -> probe.result().isDone()
+                || Arrays.stream(probe.thread().getStackTrace()).anyMatch(f -> f.getMethodName().equals("writeTryLock")));
+        writers.unlock();
+        assertTrue(get(probe), "writeLock().tryLock() returned false on a free lock");
+        rw.writeLock().unlock();
+    }
+
+    /**
+     * A write tryLock() does not wait for the inner Mutex when the lock is held: a reader in, it
+     * fails at once whoever holds the inner Mutex.
+     */
+    @Test
+    void writeTryLockFailsAtOnceWhenAReaderHoldsTheLock() throws Exception {
+        RWMutex rw = new RWMutex();
+        Mutex writers = writersOf(rw);
+        writers.lock();
+        rw.readLock().lock();
+        assertFalse(get(start(() -> rw.writeLock().tryLock())));
+        rw.readLock().unlock();
+        writers.unlock();
+        assertTrue(rw.writeLock().tryLock(), rw::toString);
+    }
+
+    /**
+     * In starvation mode of the inner Mutex (a writer has waited over 1 ms) the lock goes to the
+     * waiting writers: a write tryLock() fails at once, without barging, as the Mutex's own
+     * tryLock() does; a read tryLock() is not concerned. The mode is set on the inner Mutex's word
+     * as a hand-off to a waiter leaves it: STARVING, one waiter counted, LOCKED clear.
+     */
+    @Test
+    void writeTryLockFailsAtOnceWhileTheWritersMutexIsStarving() throws Exception {
+        RWMutex rw = new RWMutex();
+        VarHandle word = MethodHandles.privateLookupIn(Mutex.class, MethodHandles.lookup())
+                .findVarHandle(Mutex.class, "state", int.class);
+        Mutex writers = writersOf(rw);
+        word.setVolatile(writers, (1 << 2) | (1 << 3));
+        assertFalse(get(start(() -> rw.writeLock().tryLock())), "barged in starvation mode: " + rw);
+        assertTrue(rw.readLock().tryLock());
+        rw.readLock().unlock();
+        word.setVolatile(writers, 0);
+        assertTrue(rw.writeLock().tryLock(), rw::toString);
     }
 
     /** The Mutex that writers queue on. */

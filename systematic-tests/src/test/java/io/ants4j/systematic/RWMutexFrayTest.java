@@ -134,6 +134,57 @@ class RWMutexFrayTest {
         assertFree(rw);
     }
 
+    /**
+     * {@code writeLock().tryLock()} acquires a free lock (Lock.tryLock: "acquires the lock if it is free at the time
+     * of invocation"), also while another thread is still busy with the writers' inner {@code Mutex}: a write
+     * {@code tryLock()} that is failing for a reader, and a write {@code unlock()} that has released the lock but
+     * not yet the inner {@code Mutex}. The probe polls with the read {@code tryLock()} until no writer holds the lock
+     * (the unlocker has released it), and gives its read lock back: the lock is then free, and only the failing
+     * writer can take it. So the probe's {@code false} is wrong unless the failing writer acquired the lock.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void writeTryLockAcquiresAFreeLock() throws InterruptedException {
+        writeTryLockOnAFreeLock();
+    }
+
+    /** The schedule in which Fray found the defect (iteration 11 of writeTryLockAcquiresAFreeLock). */
+    @FrayTest(replay = "classpath:fray-recordings/RWMutexFrayTest/writeTryLockAcquiresAFreeLock",
+            resetClassLoaderPerIteration = false, systemTimeDelegateType = SystemTimeDelegateType.MOCK,
+            ignoreTimedBlock = false, scheduler = RandomScheduler.class)
+    void writeTryLockAcquiresAFreeLockReplay() throws InterruptedException {
+        writeTryLockOnAFreeLock();
+    }
+
+    private static void writeTryLockOnAFreeLock() throws InterruptedException {
+        RWMutex rw = new RWMutex();
+        Lock write = rw.writeLock();
+        Lock read = rw.readLock();
+        AtomicBoolean failingWriterAcquired = new AtomicBoolean();
+        write.lock();
+        Thread unlocker = start("unlocker", write::unlock);
+        Thread failingWriter = start("failing writer", () -> {
+            if (write.tryLock()) {
+                failingWriterAcquired.set(true);
+                write.unlock();
+            }
+        });
+        AtomicBoolean probeAcquired = new AtomicBoolean();
+        Thread probe = start("probe", () -> {
+            FrayThreads.until("the unlocker releases the lock", read::tryLock);
+            read.unlock();
+            if (write.tryLock()) {
+                probeAcquired.set(true);
+                write.unlock();
+            }
+        });
+        join(unlocker, failingWriter, probe);
+        assertTrue(probeAcquired.get() || failingWriterAcquired.get(),
+                "writeLock().tryLock() returned false on a free lock");
+        assertFree(rw);
+    }
+
     private static void assertFree(RWMutex rw) {
         assertEquals(0, rw.readers(), rw::toString);
         assertTrue(rw.writeLock().tryLock(), () -> "not free: " + rw);

@@ -191,6 +191,33 @@ class TaskGroupFrayTest {
     }
 
     /**
+     * A task counts against the limit until it returns, and no longer: once its Future is done, with a result or
+     * with the task's failure, its slot is free, so tryGo lets the next task in (a failure has cancelled the
+     * group by then: tryGo gives a cancelled Future) and setLimit does not throw. Also: the failure has cancelled
+     * the group before its Future is done.
+     */
+    @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aDoneFutureHoldsNoSlot() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(1, PLATFORM_THREADS);
+        Future<String> returns = group.go(() -> "returns");
+        until("the first task's Future is done", returns::isDone);
+        Optional<Future<String>> fails = group.tryGo(() -> {
+            throw new IllegalStateException("fails");
+        });
+        assertTrue(fails.isPresent(), "tryGo refused a task although the only task's Future was done");
+        until("the failing task's Future is done", fails.get()::isDone);
+        assertTrue(group.isCancelled(), "the failing task's Future was done before the failure cancelled the group");
+        Optional<Future<String>> afterFailure = group.tryGo(() -> "never runs");
+        assertTrue(afterFailure.isPresent() && afterFailure.get().isCancelled());
+        group.setLimit(1); // throws while a task is active
+        ExecutionException e = assertThrows(ExecutionException.class, group::await);
+        assertEquals("fails", e.getCause().getMessage());
+        group.close();
+    }
+
+    /**
      * cancel() (here through close()) interrupts the running tasks, lets blocked submitters go with a cancelled
      * Future, starts nothing afterwards, and close() returns only once no task of the group runs; await then
      * throws CancellationException.
