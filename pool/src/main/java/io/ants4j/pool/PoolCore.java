@@ -262,9 +262,9 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         boolean virtual = kind == VIRTUAL;
         ArrayList<Worker> stale = new ArrayList<>();
         purger = PeriodicTask.start(name + "-purger", virtual, expiryNanos, () -> purgeStaleWorkers(stale),
-                options.logger());
+                failures);
         try {
-            ticker = PeriodicTask.start(name + "-ticker", virtual, tickNanos, this::tick, options.logger());
+            ticker = PeriodicTask.start(name + "-ticker", virtual, tickNanos, this::tick, failures);
         } catch (Throwable t) {
             stopBackground();
             throw t;
