@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -14,7 +15,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -252,12 +252,14 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
 
     private <T> T invokeAny(Collection<? extends Callable<T>> tasks, boolean timed, long deadline)
             throws InterruptedException, ExecutionException, TimeoutException {
-        BlockingQueue<Future<T>> completed = new LinkedBlockingQueue<>();
-        ArrayList<Future<T>> futures = newTasks(tasks, completed);
-        int n = futures.size();
+        List<Callable<T>> snapshot = new ArrayList<>(tasks); // one size for the queue and the tasks
+        int n = snapshot.size();
         if (n == 0) {
             throw new IllegalArgumentException("no tasks");
         }
+        // a slot for every task before any runs: recording a completion on the worker allocates nothing
+        BlockingQueue<Future<T>> completed = new ArrayBlockingQueue<>(n);
+        ArrayList<Future<T>> futures = newTasks(snapshot, completed);
         try {
             ExecutionException failure = null;
             int next = 0;
@@ -342,7 +344,11 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
         }
     }
 
-    /** A task that, once done, puts itself on {@code invokeAny}'s queue of completed tasks. */
+    /**
+     * A task that, once done, puts itself on {@code invokeAny}'s queue of completed tasks, into a slot allocated
+     * with the queue: if it had to allocate there, an {@code OutOfMemoryError} on the worker would leave the
+     * caller waiting for a completion that was never recorded.
+     */
     private static final class QueueingFuture<T> extends FutureTask<T> {
         private final BlockingQueue<Future<T>> completed;
 

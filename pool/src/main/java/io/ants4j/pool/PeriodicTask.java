@@ -10,26 +10,34 @@ import java.util.concurrent.locks.LockSupport;
  * pool's workers show (a thread dump lists platform threads only); a platform one is a daemon, so that a
  * forgotten pool never keeps the JVM alive. It sleeps with {@link LockSupport#parkNanos} until the next run is due; {@link #stop()} sets a volatile flag and
  * unparks it, so it ends within one run of the action. Interrupts are consumed and ignored: they neither end
- * the thread nor shorten its sleep. A throwing action is logged and the loop goes on.
+ * the thread nor shorten its sleep. A throwing action is reported through the pool's {@link TaskFailures} (its
+ * logger, else the thread's uncaught-exception handler if the logger throws too) with a message made up front,
+ * so that neither a failing logger nor an exhausted heap can end the loop.
  */
 final class PeriodicTask implements Runnable {
     private final long periodNanos;
     private final Runnable action;
-    private final System.Logger logger;
+    private final TaskFailures failures;
+    /** Made with the task, so that reporting a failure needs no allocation of ours. */
+    private final String failureMessage;
     private final Thread thread;
     private volatile boolean stopped;
 
-    private PeriodicTask(String name, boolean virtual, long periodNanos, Runnable action, System.Logger logger) {
+    private PeriodicTask(String name, boolean virtual, long periodNanos, Runnable action, TaskFailures failures) {
         this.periodNanos = periodNanos;
         this.action = action;
-        this.logger = logger;
+        this.failures = failures;
+        this.failureMessage = "ants4j background task " + name + " failed";
         this.thread = (virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon(true)).name(name).unstarted(this);
     }
 
-    /** Starts a thread, virtual or platform, running {@code action} every {@code periodNanos}. */
+    /**
+     * Starts a thread, virtual or platform, running {@code action} every {@code periodNanos}; its failures go to
+     * {@code failures}.
+     */
     static PeriodicTask start(String name, boolean virtual, long periodNanos, Runnable action,
-                              System.Logger logger) {
-        PeriodicTask t = new PeriodicTask(name, virtual, periodNanos, action, logger);
+                              TaskFailures failures) {
+        PeriodicTask t = new PeriodicTask(name, virtual, periodNanos, action, failures);
         t.thread.start();
         return t;
     }
@@ -49,7 +57,7 @@ final class PeriodicTask implements Runnable {
             try {
                 action.run();
             } catch (Throwable t) {
-                logger.log(System.Logger.Level.ERROR, "ants4j background task " + thread.getName() + " failed", t);
+                failures.reportBackground(t, failureMessage);
             }
         }
     }

@@ -40,7 +40,9 @@ import org.agrona.concurrent.SystemNanoClock;
  *     and without an unpark. Skipped while submitters wait (on both sides: a submitter never takes the lane
  *     past a waiting one, and a spinning worker stops as soon as one waits), after release and above a
  *     tuned-down capacity, so the paths below keep their meaning; a submitter about to wait first tries the
- *     lane once more.</li>
+ *     lane once more. A worker already spinning when {@code tune} lowers the capacity is an idle worker like
+ *     one on the queue, which a submitter takes whatever the capacity (as ants' {@code retrieveWorker}
+ *     does): it may run one more task, and revert retires it after that.</li>
  * <li><b>Submit</b> ({@link #dispatch}, ants' {@code retrieveWorker}): under the lock, if nobody waits, take
  *     the most recently idle worker; else, if {@code running < capacity}, count the new worker <em>under the
  *     lock</em> (so concurrent submitters can never start more than {@code capacity} workers: ants #374, fixed
@@ -262,9 +264,9 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         boolean virtual = kind == VIRTUAL;
         ArrayList<Worker> stale = new ArrayList<>();
         purger = PeriodicTask.start(name + "-purger", virtual, expiryNanos, () -> purgeStaleWorkers(stale),
-                options.logger());
+                failures);
         try {
-            ticker = PeriodicTask.start(name + "-ticker", virtual, tickNanos, this::tick, options.logger());
+            ticker = PeriodicTask.start(name + "-ticker", virtual, tickNanos, this::tick, failures);
         } catch (Throwable t) {
             stopBackground();
             throw t;

@@ -3,7 +3,7 @@ package io.ants4j.pool;
 import java.util.function.Consumer;
 
 /**
- * Where the failures of one pool's tasks go: the {@linkplain PoolOptions#panicHandler() panic handler}, else the
+ * Where the failures of one pool's tasks (and of its purger and ticker) go: the {@linkplain PoolOptions#panicHandler() panic handler}, else the
  * {@linkplain PoolOptions#logger() logger} at {@code ERROR}, else the worker thread's uncaught-exception
  * handler. Never throws, so a failure cannot end a worker.
  *
@@ -37,6 +37,14 @@ final class TaskFailures {
             }
             log(handlerFailure, "the panicHandler of " + pool + " threw while handling a task failure");
         }
+    }
+
+    /**
+     * Logs the failure of one of the pool's background tasks (purger, ticker) as {@code message} says, or hands
+     * it to the thread's uncaught-exception handler if the logger throws; never throws, so the task goes on.
+     */
+    void reportBackground(Throwable failure, String message) {
+        log(failure, message);
     }
 
     /**

@@ -18,7 +18,10 @@ import java.util.concurrent.TimeoutException;
  * or a worker slot that frees up (a worker retired, the capacity {@linkplain #tune raised}), goes to the
  * submitter that has waited longest, and a submission never takes a worker while another submitter waits,
  * also when it would not wait itself ({@code tryExecute} with a zero timeout). In a multi-pool this holds per
- * sub-pool: a submitter waits in the sub-pool the balancing picked.
+ * sub-pool: a submitter waits in the sub-pool the balancing picked. A submitter waits, and takes its place in
+ * that order, from the moment it is counted in {@link #waiting()}: one that finds every worker busy first looks
+ * again for a few microseconds (a short task's worker is about to come back), neither counted nor ordered, so
+ * that a submission arriving meanwhile may get a worker before it.
  *
  * <p>Life cycle: a pool is open when made. {@link #release()} closes it (new work is rejected with
  * {@link PoolClosedException}, running tasks finish, idle workers stop); it has terminated once it is closed
@@ -91,8 +94,11 @@ public interface WorkerPool extends AutoCloseable {
 
     /**
      * Changes the capacity. Ignored for unlimited and pre-allocated pools and for {@code size <= 0}. Growing
-     * serves up to that many more blocked submitters, those that have waited longest first; shrinking lets
-     * surplus workers exit as they finish their tasks.
+     * serves up to that many more blocked submitters, those that have waited longest first; shrinking stops no
+     * worker but lets the surplus exit as they finish their tasks. A surplus worker that is idle (on the idle
+     * queue, or spinning in the fast lane) may still take one more task first, as in ants, and exits after it
+     * (or when purged): no more tasks run at once than workers were alive, and {@link #running()} comes down
+     * to the new capacity as they finish.
      *
      * @param size the new capacity
      */
@@ -135,9 +141,11 @@ public interface WorkerPool extends AutoCloseable {
 
     /**
      * Closes the pool: new submissions are rejected with {@link PoolClosedException}, blocked submitters
-     * wake up with {@link PoolClosedException} (also when a {@link #reboot()} follows before they wake: their
-     * tasks never run), running tasks finish, idle workers stop. Does not wait. Calling it on a closed pool
-     * does nothing.
+     * (those counted in {@link #waiting()}) wake up with {@link PoolClosedException} (also when a
+     * {@link #reboot()} follows before they wake: their tasks never run), running tasks finish, idle workers
+     * stop. Does not wait. Calling it on a closed pool does nothing. A submitter still looking again for a
+     * worker before it waits is not blocked yet: if the pool is rebooted before it looks, its call, which
+     * overlaps both, goes on as a submission to the reopened pool.
      */
     void release();
 

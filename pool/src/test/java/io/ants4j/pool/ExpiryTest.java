@@ -124,4 +124,40 @@ class ExpiryTest {
                 + TimeUnit.NANOSECONDS.toMillis(idleAtMost) + " ms after it went idle, expiry " + expiry);
         pool.releaseTimeout(TestSupport.WAIT);
     }
+    /**
+     * PeriodicTask: "a throwing action is logged and the loop goes on". With a logger that throws as well, the
+     * purger and the ticker must go on all the same: their first run fails (the clock throws there once), and
+     * the idle worker is still retired at its expiry.
+     */
+    @Test
+    void purgerAndTickerOutliveAThrowingLogger() throws Exception {
+        java.util.Set<String> failedOnce = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        NanoClock failsOncePerBackgroundThread = () -> {
+            String thread = Thread.currentThread().getName();
+            if ((thread.endsWith("-purger") || thread.endsWith("-ticker")) && failedOnce.add(thread)) {
+                throw new IllegalStateException("injected: the background task's action fails");
+            }
+            return System.nanoTime();
+        };
+        RecordingLogger logger = new RecordingLogger(true);
+        PoolCore core = new PoolCore("throwing-logger", 2, PoolOptions.builder().expiryDuration(Duration.ofMillis(50))
+                .threadFactory(r -> Thread.ofPlatform().daemon(true).unstarted(r)).logger(logger).build(),
+                task -> ((Runnable) task).run(), new SpinningWorkers(), failsOncePerBackgroundThread);
+        try {
+            CountDownLatch ran = new CountDownLatch(1);
+            assertTrue(core.dispatch((Runnable) ran::countDown, false, 0L));
+            await(ran);
+            eventually("the purger and the ticker failed and logged (the logger threw)",
+                    () -> failedOnce.size() == 2 && logger.thrown.size() >= 2, core::toString);
+            eventually("the idle worker is retired", () -> core.running() == 0,
+                    () -> core + ", background threads alive: " + core.backgroundThreads().stream()
+                            .filter(Thread::isAlive).map(Thread::getName).toList());
+            for (Thread t : core.backgroundThreads()) {
+                assertTrue(t.isAlive(), t.getName() + " ended after its logger threw");
+            }
+        } finally {
+            core.release();
+        }
+        assertTrue(core.awaitTermination(TestSupport.WAIT.toNanos()), core.toString());
+    }
 }

@@ -179,8 +179,11 @@ final class LifecycleOutOfMemoryProbe {
         return thrown[0];
     }
 
-    /** Allocates until the heap is full, keeping everything reachable through {@link #hog}. */
-    private static void fillHeap() {
+    /**
+     * Allocates until the heap is full, keeping everything reachable through {@link #hog}, down to the smallest
+     * array: no allocation of an object with a field or two succeeds until {@link #freeHeap()}.
+     */
+    static void fillHeap() {
         Object[] head = null;
         for (int size = 1 << 16; size > 0; size >>= 1) {
             try {
@@ -194,5 +197,10 @@ final class LifecycleOutOfMemoryProbe {
             }
         }
         hog = head;
+    }
+
+    /** Lets the collector take back what {@link #fillHeap()} took. */
+    static void freeHeap() {
+        hog = null;
     }
 }

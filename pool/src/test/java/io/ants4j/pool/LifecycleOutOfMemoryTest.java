@@ -29,13 +29,20 @@ class LifecycleOutOfMemoryTest {
         runProbe("release");
     }
 
-    /** Runs the probe {@code probe} in a JVM with a 24 MB heap and asserts that it printed {@code OK} last. */
     private static void runProbe(String probe) throws Exception {
+        runProbe(LifecycleOutOfMemoryProbe.class, probe);
+    }
+
+    /**
+     * Runs {@code main}'s probe {@code probe} in a JVM with a 24 MB heap and asserts that it printed {@code OK}
+     * last.
+     */
+    static void runProbe(Class<?> main, String probe) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
-        String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, LifecycleOutOfMemoryProbe.class)
+        String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, main)
                 .map(LifecycleOutOfMemoryTest::location).distinct().collect(Collectors.joining(File.pathSeparator));
         Process p = new ProcessBuilder(java, "-Xmx24m", "-XX:+UseSerialGC", "-XX:ActiveProcessorCount=2",
-                "-cp", classPath, LifecycleOutOfMemoryProbe.class.getName(), probe)
+                "-cp", classPath, main.getName(), probe)
                 .redirectErrorStream(true).start();
         boolean ended = p.waitFor(90, TimeUnit.SECONDS);
         if (!ended) {

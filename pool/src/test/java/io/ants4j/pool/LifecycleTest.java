@@ -459,7 +459,7 @@ class LifecycleTest {
     void interruptedPeriodicTaskParksAgain() throws Exception {
         AtomicInteger runs = new AtomicInteger();
         PeriodicTask task = PeriodicTask.start("test-periodic", true, TimeUnit.HOURS.toNanos(1), runs::incrementAndGet,
-                System.getLogger(LifecycleTest.class.getName()));
+                new TaskFailures("test", PoolOptions.builder().build()));
         Thread t = task.thread();
         try {
             eventually("parked", () -> t.getState() == Thread.State.TIMED_WAITING);

@@ -58,6 +58,11 @@ final class Probe {
         return SpinningWorkers.inLanes() == 0;
     }
 
+    /** The fast lane of the pool (its sub-pools share one). */
+    static SpinningWorkers lane(WorkerPool pool) {
+        return (SpinningWorkers) field(cores(pool).get(0), "lane");
+    }
+
     /** The counts of a pool, read without its lock (its {@code toString} would spin on a lock that leaked). */
     static String describe(WorkerPool pool) {
         return pool.getClass().getSimpleName() + "[closed=" + pool.isClosed() + ", running=" + pool.running()

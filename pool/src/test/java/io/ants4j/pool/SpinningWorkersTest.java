@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
@@ -171,6 +172,68 @@ class SpinningWorkersTest {
             assertEquals(expected, lane.skipsLeft());
         }
         lane.leave();
+    }
+
+    /**
+     * WorkerPool: running() "never exceeds cap() unless the capacity was tuned down while more workers were
+     * alive", and tune: "shrinking lets surplus workers exit as they finish their tasks". A worker that spins in
+     * the lane when the capacity drops is an idle worker, like one on the idle queue: it may take one more task
+     * (as an idle worker does in ants), never a second, so no more tasks run at once than workers were alive,
+     * and the pool comes down to the new capacity. Several rounds, since the worker spins only for microseconds:
+     * a round where it has left the lane before the tune tests the idle queue instead (on 2 busy cores, most
+     * rounds do; a few find it spinning).
+     */
+    @Test
+    void aWorkerSpinningWhenTheCapacityDropsTakesOneMoreTaskAtMost() throws Exception {
+        TestSupport.eventually("earlier tests' workers have left their lanes", () -> SpinningWorkers.inLanes() == 0);
+        for (int round = 0; round < 50; round++) {
+            Pool pool = Pool.newPool(2, PoolOptions.builder()
+                    .threadFactory(r -> Thread.ofPlatform().daemon(true).unstarted(r)).build());
+            AtomicInteger now = new AtomicInteger();
+            AtomicInteger most = new AtomicInteger();
+            CountDownLatch go = new CountDownLatch(1);
+            Runnable held = () -> {
+                most.accumulateAndGet(now.incrementAndGet(), Math::max);
+                try {
+                    TestSupport.block(go);
+                } finally {
+                    now.decrementAndGet();
+                }
+            };
+            CountDownLatch heldRuns = new CountDownLatch(1);
+            pool.execute(() -> {
+                heldRuns.countDown();
+                held.run();
+            });
+            await(heldRuns);
+            SpinningWorkers lane = Probe.lane(pool);
+            AtomicBoolean shortRan = new AtomicBoolean();
+            pool.execute(() -> shortRan.set(true)); // a second worker, which then spins or goes idle
+            // busy: the worker spins for microseconds only, a wait that parks would mostly miss it
+            long deadline = System.nanoTime() + TestSupport.WAIT.toNanos();
+            while (!shortRan.get() || !lane.hasSpinner() && Probe.idle(pool) == 0) {
+                assertTrue(System.nanoTime() - deadline < 0, "the second worker neither spins nor is idle: "
+                        + Probe.describe(pool));
+                Thread.onSpinWait();
+            }
+            pool.tune(1);
+            boolean tookOneMore = pool.tryExecute(held, Duration.ZERO);
+            boolean tookAnother = pool.tryExecute(held, Duration.ZERO);
+            assertTrue(pool.running() <= 2, "more workers than alive at the tune: " + pool);
+            go.countDown();
+            TestSupport.eventually("the surplus worker exits", () -> pool.running() <= 1 && now.get() == 0,
+                    pool::toString);
+            assertFalse(tookAnother, "a second task taken above the tuned-down capacity (the first: " + tookOneMore
+                    + ")");
+            assertTrue(most.get() <= 2, most.get() + " tasks ran at once with 2 workers alive at the tune");
+            CountDownLatch busy = TestSupport.occupy(pool::execute, 1);
+            try {
+                assertFalse(pool.tryExecute(() -> { }, Duration.ZERO), "a task past the new capacity: " + pool);
+            } finally {
+                busy.countDown();
+            }
+            pool.releaseTimeout(TestSupport.WAIT);
+        }
     }
 
     /** Lets a worker enter {@code lane} on another thread and hands it {@code payload}: that worker is then hot. */
