@@ -36,14 +36,22 @@ class PoolFrayTest {
     /**
      * Blocked submitters are served first come, first served (WorkerPool: a worker that finishes its task goes
      * to the submitter that has waited longest, and a submission never takes a worker while another submitter
-     * waits): s1 and s2 block in that order behind t0 on a pool of one worker, and a newcomer submits as t0
-     * ends. The tasks start in the order t0, s1, s2, newcomer (issue 25, defect 12: the worker going back to
+     * waits): s1 ({@code execute}) and s2 ({@code submit}) block in that order behind t0 on a pool of one
+     * worker, and a newcomer submits as t0 ends. The tasks start in the order t0, s1, s2, newcomer (issue 25, defect 12: the worker going back to
      * idle could be taken by the newcomer before the woken s1, which then waited again behind s2).
      */
     @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void blockedSubmittersAreServedInArrivalOrder() throws Exception {
+        blockedSubmittersAreServedInArrivalOrderScenario();
+    }
+
+    /** The schedule in which Fray found issue 25's defect 12 (iteration 31 of blockedSubmittersAreServedInArrivalOrder, on the code before the fix). */
+    @FrayTest(replay = "classpath:fray-recordings/PoolFrayTest/blockedSubmittersAreServedInArrivalOrder", resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void blockedSubmittersAreServedInArrivalOrderReplay() throws Exception {
         blockedSubmittersAreServedInArrivalOrderScenario();
     }
 
@@ -54,7 +62,7 @@ class PoolFrayTest {
         pool.execute(tasks.holding("t0", t0Ends));
         Thread s1 = start("s1", () -> pool.execute(tasks.quick("s1")));
         until("s1 waits", () -> pool.waiting() == 1);
-        Thread s2 = start("s2", () -> pool.execute(tasks.quick("s2")));
+        Thread s2 = start("s2", () -> pool.submit(tasks.quick("s2")));
         until("s2 waits", () -> pool.waiting() == 2);
         Thread newcomer = start("newcomer", () -> pool.execute(tasks.quick("newcomer")));
         t0Ends.countDown();
@@ -118,10 +126,22 @@ class PoolFrayTest {
      * on; tune(1) while the three run; s4 comes; as the three end, s3 and then s4 run, each alone, with at most
      * one worker counted.
      */
-    @FrayTest(iterations = 60 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void tuneServesTheLongestWaitersAndHoldsTheNewCapacity() throws Exception {
+        tuneServesTheLongestWaitersAndHoldsTheNewCapacityScenario();
+    }
+
+    /** The schedule in which Fray found issue 25's defect 12 in tune (iteration 0 of tuneServesTheLongestWaitersAndHoldsTheNewCapacity, on the code before the fix). */
+    @FrayTest(replay = "classpath:fray-recordings/PoolFrayTest/tuneServesTheLongestWaitersAndHoldsTheNewCapacity", resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void tuneServesTheLongestWaitersAndHoldsTheNewCapacityReplay() throws Exception {
+        tuneServesTheLongestWaitersAndHoldsTheNewCapacityScenario();
+    }
+
+    private static void tuneServesTheLongestWaitersAndHoldsTheNewCapacityScenario() throws Exception {
         PoolWithFunc<Runnable> pool = PoolWithFunc.newPool(1, Runnable::run, PoolTasks.options());
         PoolTasks tasks = new PoolTasks(pool::cap);
         CountDownLatch firstEnd = new CountDownLatch(1);
@@ -136,7 +156,7 @@ class PoolFrayTest {
         pool.tune(3);
         tasks.untilStarted(3);
         assertEquals(Set.of("t0", "s1", "s2"), Set.copyOf(tasks.started()), "tune(3) let in a later submitter");
-        assertEquals(1, pool.waiting(), pool::toString);
+        until("s3 waits on", () -> pool.waiting() == 1);
         pool.tune(1);
         s[3] = start("s4", () -> pool.invoke(() -> {
             assertTrue(pool.running() <= 1, () -> "s4 runs above the tuned-down capacity: " + pool);

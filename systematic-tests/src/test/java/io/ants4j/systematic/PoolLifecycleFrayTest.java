@@ -33,25 +33,44 @@ import org.pastalab.fray.junit.junit5.annotations.FrayTest;
 class PoolLifecycleFrayTest {
     /**
      * A submitter blocked when the pool is released is rejected with {@link PoolClosedException} even if
-     * {@code reboot()} follows at once, before it wakes, and its task never runs; the rebooted pool runs on,
-     * and terminates once released (issue 25, defect 11: the woken submitter found the pool open again and
-     * went on waiting, and its task ran in the reopened pool).
+     * {@code reboot()} follows at once, before it wakes, and its task never runs: s1 and s2 wait behind t0 as
+     * the pool is released and rebooted. The rebooted pool runs on, and terminates once released (issue 25,
+     * defect 11: a woken submitter found the pool open again and went on waiting, and its task ran in the
+     * reopened pool).
      */
-    @FrayTest(iterations = 60 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void aSubmitterBlockedBeforeReleaseIsRejectedAfterAReboot() throws Exception {
+        aSubmitterBlockedBeforeReleaseIsRejectedAfterARebootScenario();
+    }
+
+    /** The schedule in which Fray found issue 25's defect 11 (iteration 3 of aSubmitterBlockedBeforeReleaseIsRejectedAfterAReboot, on the code before the fix). */
+    @FrayTest(replay = "classpath:fray-recordings/PoolLifecycleFrayTest/aSubmitterBlockedBeforeReleaseIsRejectedAfterAReboot", resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aSubmitterBlockedBeforeReleaseIsRejectedAfterARebootReplay() throws Exception {
+        aSubmitterBlockedBeforeReleaseIsRejectedAfterARebootScenario();
+    }
+
+    private static void aSubmitterBlockedBeforeReleaseIsRejectedAfterARebootScenario() throws Exception {
         Pool pool = Pool.newPool(1, PoolTasks.options());
         PoolTasks tasks = new PoolTasks(pool::cap);
         CountDownLatch t0Ends = new CountDownLatch(1);
         pool.execute(tasks.holding("t0", t0Ends));
-        Thread s1 = start("s1", () -> assertThrows(PoolClosedException.class, () -> pool.execute(tasks.quick("s1")),
-                "a submitter blocked before release() and reboot() was not rejected"));
-        until("s1 waits", () -> pool.waiting() == 1);
+        Thread[] submitters = new Thread[2];
+        for (int i = 1; i <= submitters.length; i++) {
+            String name = "s" + i;
+            submitters[i - 1] = start(name, () -> assertThrows(PoolClosedException.class,
+                    () -> pool.execute(tasks.quick(name)),
+                    name + ", blocked before release() and reboot(), was not rejected"));
+            int waiters = i;
+            until(name + " waits", () -> pool.waiting() == waiters);
+        }
         pool.release();
         pool.reboot();
         t0Ends.countDown();
-        join(s1);
+        join(submitters);
         pool.execute(tasks.quick("after"));
         tasks.untilStarted(2);
         pool.release();
@@ -60,22 +79,40 @@ class PoolLifecycleFrayTest {
     }
 
     /**
-     * No interrupt from {@code shutdownNow()} reaches a task of the rebooted pool: a task submitted after
-     * {@code shutdownNow(); reboot()} starts with its interrupt status clear and keeps it clear, whatever the
-     * worker that takes it (one still spinning in the fast lane, one going back to idle, a new one) was doing
-     * when the interrupts went out (issue 25, defect 9: a worker that was spinning in the lane kept the
-     * interrupt, and the next task started interrupted).
+     * No interrupt from {@code shutdownNow()} reaches a task of the rebooted pool: a task submitted after a
+     * {@code shutdownNow()} and the {@code reboot()} that follows it starts with its interrupt status clear and
+     * keeps it clear, whatever the worker that takes it (one still spinning in the fast lane, one going back to
+     * idle, a new one) was doing when the interrupts went out. The reboot comes from another thread as soon as
+     * the pool shows closed, so it may overlap the rest of {@code shutdownNow} (which the pool orders before
+     * it) (issue 25, defect 9: a reboot between the close and the stop mark left the reopened pool starting
+     * every task interrupted; a worker that was spinning in the lane kept the interrupt for its next task).
      */
     @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void noShutdownNowInterruptReachesATaskOfTheRebootedPool() throws Exception {
+        noShutdownNowInterruptReachesATaskOfTheRebootedPoolScenario();
+    }
+
+    /** The schedule in which Fray found issue 25's defect 9 (iteration 18 of noShutdownNowInterruptReachesATaskOfTheRebootedPool, on the code before the fix). */
+    @FrayTest(replay = "classpath:fray-recordings/PoolLifecycleFrayTest/noShutdownNowInterruptReachesATaskOfTheRebootedPool", resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void noShutdownNowInterruptReachesATaskOfTheRebootedPoolReplay() throws Exception {
+        noShutdownNowInterruptReachesATaskOfTheRebootedPoolScenario();
+    }
+
+    private static void noShutdownNowInterruptReachesATaskOfTheRebootedPoolScenario() throws Exception {
         Pool pool = Pool.newPool(1, PoolTasks.options());
         AtomicBoolean t0Done = new AtomicBoolean();
         pool.execute(() -> t0Done.set(true));
         until("t0 ran", t0Done::get);
-        pool.shutdownNow();
-        pool.reboot();
+        Thread stopper = start("stopper", pool::shutdownNow);
+        Thread rebooter = start("rebooter", () -> {
+            until("the pool is closed", pool::isClosed);
+            pool.reboot();
+        });
+        join(stopper, rebooter);
         AtomicInteger interruptedAt = new AtomicInteger(); // 1: at its start, 2: after a yield
         CountDownLatch t1Done = new CountDownLatch(1);
         pool.execute(() -> {
@@ -100,7 +137,7 @@ class PoolLifecycleFrayTest {
      * terminates. A task closes its pool of two workers while the other task runs: close() returns only after
      * the other ended.
      */
-    @FrayTest(iterations = 60 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void aTaskClosingItsPoolWaitsForTheOthers() throws Exception {
@@ -127,10 +164,18 @@ class PoolLifecycleFrayTest {
      * Two tasks that call {@code close()} on their own {@link Pool} do not wait for each other: both calls
      * return, and the pool terminates (issue 25, defect 10: each waited for the other's worker to end, for ever).
      */
-    @FrayTest(iterations = 30 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void twoTasksClosingTheirPoolBothReturn() throws Exception {
+        twoTasksClose(Pool.newPool(2, PoolTasks.options()));
+    }
+
+    /** The schedule in which Fray found issue 25's defect 10 (iteration 0 of twoTasksClosingTheirPoolBothReturn, on the code before the fix). */
+    @FrayTest(replay = "classpath:fray-recordings/PoolLifecycleFrayTest/twoTasksClosingTheirPoolBothReturn", resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void twoTasksClosingTheirPoolBothReturnReplay() throws Exception {
         twoTasksClose(Pool.newPool(2, PoolTasks.options()));
     }
 
@@ -138,10 +183,18 @@ class PoolLifecycleFrayTest {
      * The same for a {@link MultiPool}: two tasks on different sub-pools close the multi-pool; both calls return
      * and it terminates (issue 25, defect 10: each waited for the other's sub-pool to terminate).
      */
-    @FrayTest(iterations = 30 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void twoTasksClosingTheirMultiPoolBothReturn() throws Exception {
+        twoTasksClose(MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options()));
+    }
+
+    /** The schedule in which Fray found issue 25's defect 10 (iteration 0 of twoTasksClosingTheirMultiPoolBothReturn, on the code before the fix). */
+    @FrayTest(replay = "classpath:fray-recordings/PoolLifecycleFrayTest/twoTasksClosingTheirMultiPoolBothReturn", resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void twoTasksClosingTheirMultiPoolBothReturnReplay() throws Exception {
         twoTasksClose(MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options()));
     }
 
