@@ -36,9 +36,10 @@ class PoolFrayTest {
     /**
      * Blocked submitters are served first come, first served (WorkerPool: a worker that finishes its task goes
      * to the submitter that has waited longest, and a submission never takes a worker while another submitter
-     * waits): s1 ({@code execute}) and s2 ({@code submit}) block in that order behind t0 on a pool of one
-     * worker, and a newcomer submits as t0 ends. The tasks start in the order t0, s1, s2, newcomer (issue 25, defect 12: the worker going back to
-     * idle could be taken by the newcomer before the woken s1, which then waited again behind s2).
+     * waits, also when it would not wait itself): s1 ({@code execute}) and s2 ({@code submit}) block in that
+     * order behind t0 on a pool of one worker, and a newcomer keeps trying {@code tryExecute} with a zero
+     * timeout as t0 ends. The tasks start in the order t0, s1, s2, newcomer (issue 25, defect 12: the worker
+     * going back to idle could be taken by the newcomer before the woken s1, which then waited again behind s2).
      */
     @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
@@ -47,7 +48,7 @@ class PoolFrayTest {
         blockedSubmittersAreServedInArrivalOrderScenario();
     }
 
-    /** The schedule in which Fray found issue 25's defect 12 (iteration 31 of blockedSubmittersAreServedInArrivalOrder, on the code before the fix). */
+    /** The schedule in which Fray found issue 25's defect 12 (iteration 1 of blockedSubmittersAreServedInArrivalOrder, on the code before the fix). */
     @FrayTest(replay = "classpath:fray-recordings/PoolFrayTest/blockedSubmittersAreServedInArrivalOrder", resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
@@ -64,7 +65,8 @@ class PoolFrayTest {
         until("s1 waits", () -> pool.waiting() == 1);
         Thread s2 = start("s2", () -> pool.submit(tasks.quick("s2")));
         until("s2 waits", () -> pool.waiting() == 2);
-        Thread newcomer = start("newcomer", () -> pool.execute(tasks.quick("newcomer")));
+        Thread newcomer = start("newcomer", () -> until("the newcomer gets in",
+                () -> pool.tryExecute(tasks.quick("newcomer"), Duration.ZERO)));
         t0Ends.countDown();
         join(s1, s2, newcomer);
         tasks.untilStarted(4);
