@@ -1,0 +1,92 @@
+package io.ants4j.pool;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * For the Fray tests of {@code io.ants4j.systematic}: the machinery of a {@link Pool} ({@link PoolCore}) on a
+ * clock that the test moves by hand, with no purger or ticker thread: the test purges when it chooses
+ * ({@link #advanceAndPurge}), as the purger would once the idle workers' expiry has passed, so Fray neither
+ * waits for time to pass nor schedules a background thread that wakes up every few virtual milliseconds. In
+ * this package because that seam is package-private ({@code ExpiryTest} uses it the same way).
+ */
+public final class FrayPoolCore {
+    /** A clock moved only by the test. */
+    private static final class HandClock implements NanoClock {
+        volatile long now = TimeUnit.SECONDS.toNanos(1);
+
+        @Override
+        public long nanoTime() {
+            return now;
+        }
+    }
+
+    private final HandClock time = new HandClock();
+    private final long expiryNanos;
+    private final PoolCore core;
+
+    private FrayPoolCore(int capacity, Duration expiry, ThreadFactory threads) {
+        this.expiryNanos = expiry.toNanos();
+        PoolOptions options = PoolOptions.builder().expiryDuration(expiry).disablePurge(true)
+                .threadFactory(threads).build();
+        this.core = new PoolCore("fray", capacity, options, task -> ((Runnable) task).run(), new SpinningWorkers(),
+                time);
+    }
+
+    /**
+     * A pool of {@code capacity} workers made by {@code threads}, whose idle workers expire after
+     * {@code expiry} on the hand-driven clock.
+     */
+    public static FrayPoolCore open(int capacity, Duration expiry, ThreadFactory threads) {
+        return new FrayPoolCore(capacity, expiry, threads);
+    }
+
+    /** Submits {@code task} as {@link Pool#execute} does: blocks while every worker is busy. */
+    public void execute(Runnable task) {
+        if (!core.dispatch(task, false, 0L)) {
+            throw new AssertionError("an untimed dispatch returned false");
+        }
+    }
+
+    /**
+     * Moves the clock on by the expiry, then runs the purger once: every worker idle since before this call
+     * (stamped by the previous move at the latest) may be retired.
+     */
+    public void advanceAndPurge() {
+        time.now += expiryNanos;
+        core.purgeStaleWorkers(new ArrayList<>());
+    }
+
+    /** Live workers, busy or idle. */
+    public int running() {
+        return core.running();
+    }
+
+    /** Blocked submitters. */
+    public int waiting() {
+        return core.waiting();
+    }
+
+    /** Workers idle on the queue (not the one spinning in the fast lane). */
+    public int queued() {
+        return core.queued();
+    }
+
+    /** Closes the pool. */
+    public void release() {
+        core.release();
+    }
+
+    /** Whether the pool terminated within {@code seconds} (virtual, under Fray). */
+    public boolean awaitTermination(long seconds) throws InterruptedException {
+        return core.awaitTermination(TimeUnit.SECONDS.toNanos(seconds));
+    }
+
+    @Override
+    public String toString() {
+        return core.toString();
+    }
+}

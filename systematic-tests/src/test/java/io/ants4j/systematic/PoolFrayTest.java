@@ -1,0 +1,208 @@
+package io.ants4j.systematic;
+
+import static io.ants4j.systematic.FrayThreads.TIMEOUT_SECONDS;
+import static io.ants4j.systematic.FrayThreads.join;
+import static io.ants4j.systematic.FrayThreads.start;
+import static io.ants4j.systematic.FrayThreads.until;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.pool.FrayPoolCore;
+import io.ants4j.pool.LoadBalancing;
+import io.ants4j.pool.MultiPool;
+import io.ants4j.pool.Pool;
+import io.ants4j.pool.PoolWithFunc;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.core.command.SystemTimeDelegateType;
+import org.pastalab.fray.core.scheduler.RandomScheduler;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.FrayTest;
+
+/**
+ * The blocking contracts of the pools' submit path ({@link Pool}, {@link PoolWithFunc}, {@link MultiPool}):
+ * blocked submitters, revert and purge, tune, the fast lane; explored by Fray on platform workers (Fray hangs
+ * on virtual threads) with no purger or ticker thread. The random scheduler, as for {@code TaskGroupFrayTest}:
+ * the pool's SpinLock and fast lane spin. Every task checks, as it starts, that no more tasks run at once than
+ * the capacity ({@link PoolTasks}), and every scenario ends with each task run exactly once and the released
+ * pool terminated.
+ */
+@ExtendWith(FrayTestExtension.class)
+class PoolFrayTest {
+    /**
+     * Blocked submitters are served first come, first served (WorkerPool: a worker that finishes its task goes
+     * to the submitter that has waited longest, and a submission never takes a worker while another submitter
+     * waits, also when it would not wait itself): s1 ({@code execute}) and s2 ({@code submit}) block in that
+     * order behind t0 on a pool of one worker, and a newcomer keeps trying {@code tryExecute} with a zero
+     * timeout as t0 ends. The tasks start in the order t0, s1, s2, newcomer (issue 25, defect 12: the worker
+     * going back to idle could be taken by the newcomer before the woken s1, which then waited again behind s2).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void blockedSubmittersAreServedInArrivalOrder() throws Exception {
+        blockedSubmittersAreServedInArrivalOrderScenario();
+    }
+
+    /** The schedule in which Fray found issue 25's defect 12 (iteration 1 of blockedSubmittersAreServedInArrivalOrder, on the code before the fix). */
+    @FrayTest(replay = "classpath:fray-recordings/PoolFrayTest/blockedSubmittersAreServedInArrivalOrder", resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void blockedSubmittersAreServedInArrivalOrderReplay() throws Exception {
+        blockedSubmittersAreServedInArrivalOrderScenario();
+    }
+
+    private static void blockedSubmittersAreServedInArrivalOrderScenario() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> assertTrue(pool.running() <= 1, pool::toString));
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        Thread s1 = start("s1", () -> pool.execute(tasks.quick("s1")));
+        until("s1 waits", () -> pool.waiting() == 1);
+        Thread s2 = start("s2", () -> pool.submit(tasks.quick("s2")));
+        until("s2 waits", () -> pool.waiting() == 2);
+        Thread newcomer = start("newcomer", () -> until("the newcomer gets in",
+                () -> pool.tryExecute(tasks.quick("newcomer"), Duration.ZERO)));
+        t0Ends.countDown();
+        join(s1, s2, newcomer);
+        tasks.untilStarted(4);
+        assertEquals(List.of("t0", "s1", "s2", "newcomer"), tasks.started(), "the order the tasks started in");
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("t0", "s1", "s2", "newcomer");
+    }
+
+    /**
+     * Revert (a worker going back to the idle queue, or handing itself to the longest waiter) and purge (the
+     * expiry of idle workers) lose no task and keep the counts: two submitters each submit two tasks to a
+     * pool of one worker while a purger, on a clock moved by hand past the expiry before each run, retires
+     * whatever worker is idle. A submitter blocked while the worker expires is served all the same (the
+     * retired worker's slot goes to it); every task runs once, never two at a time, never more than one worker
+     * counted; at the end the one worker left is idle on the queue, the next purges retire it, and the
+     * released pool terminates.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void revertAndPurgeLoseNoTask() throws Exception {
+        FrayPoolCore pool = FrayPoolCore.open(1, Duration.ofSeconds(1), PoolTasks.PLATFORM_WORKERS);
+        PoolTasks tasks = new PoolTasks(() -> 1, () -> {
+            int n = pool.running();
+            assertTrue(n == 1, () -> "a task runs while " + n + " workers are counted: " + pool);
+        });
+        Thread a = start("a", () -> {
+            pool.execute(tasks.quick("a1"));
+            pool.execute(tasks.quick("a2"));
+        });
+        Thread b = start("b", () -> {
+            pool.execute(tasks.quick("b1"));
+            pool.execute(tasks.quick("b2"));
+        });
+        Thread purger = start("purger", () -> {
+            for (int i = 0; i < 3; i++) {
+                pool.advanceAndPurge();
+                Thread.yield();
+            }
+        });
+        join(a, b, purger);
+        tasks.untilStarted(4);
+        until("every worker left is idle on the queue", () -> tasks.active() == 0 && pool.running() == pool.queued());
+        assertTrue(pool.running() <= 1 && pool.waiting() == 0, pool::toString);
+        pool.advanceAndPurge(); // the first run may only raise the stamps of workers idle since the last one
+        pool.advanceAndPurge();
+        assertEquals(0, pool.running(), () -> "a worker idle for twice the expiry is still counted: " + pool);
+        assertEquals(0, pool.queued(), pool::toString);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS), pool::toString);
+        tasks.assertEachRanOnce("a1", "a2", "b1", "b2");
+    }
+
+    /**
+     * {@code tune} up serves the blocked submitters that have waited longest, and a capacity tuned down holds
+     * for every task that starts afterwards (surplus workers exit as they finish; none takes a new task): on a
+     * {@link PoolWithFunc} of one worker, s1, s2 and s3 block behind t0; tune(3) lets s1 and s2 in, s3 waits
+     * on; tune(1) while the three run; s4 comes; as the three end, s3 and then s4 run, each alone, with at most
+     * one worker counted.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void tuneServesTheLongestWaitersAndHoldsTheNewCapacity() throws Exception {
+        tuneServesTheLongestWaitersAndHoldsTheNewCapacityScenario();
+    }
+
+    /** The schedule in which Fray found issue 25's defect 12 in tune (iteration 0 of tuneServesTheLongestWaitersAndHoldsTheNewCapacity, on the code before the fix). */
+    @FrayTest(replay = "classpath:fray-recordings/PoolFrayTest/tuneServesTheLongestWaitersAndHoldsTheNewCapacity", resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void tuneServesTheLongestWaitersAndHoldsTheNewCapacityReplay() throws Exception {
+        tuneServesTheLongestWaitersAndHoldsTheNewCapacityScenario();
+    }
+
+    private static void tuneServesTheLongestWaitersAndHoldsTheNewCapacityScenario() throws Exception {
+        PoolWithFunc<Runnable> pool = PoolWithFunc.newPool(1, Runnable::run, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        CountDownLatch firstEnd = new CountDownLatch(1);
+        pool.invoke(tasks.holding("t0", firstEnd));
+        Thread[] s = new Thread[4];
+        for (int i = 1; i <= 3; i++) {
+            String name = "s" + i;
+            s[i - 1] = start(name, () -> pool.invoke(tasks.holding(name, firstEnd)));
+            int waiters = i;
+            until(name + " waits", () -> pool.waiting() == waiters);
+        }
+        pool.tune(3);
+        tasks.untilStarted(3);
+        assertEquals(Set.of("t0", "s1", "s2"), Set.copyOf(tasks.started()), "tune(3) let in a later submitter");
+        until("s3 waits on", () -> pool.waiting() == 1);
+        pool.tune(1);
+        s[3] = start("s4", () -> pool.invoke(() -> {
+            assertTrue(pool.running() <= 1, () -> "s4 runs above the tuned-down capacity: " + pool);
+            tasks.quick("s4").run();
+        }));
+        until("s4 waits", () -> pool.waiting() == 2);
+        firstEnd.countDown();
+        join(s);
+        tasks.untilStarted(5);
+        assertEquals(List.of("s3", "s4"), tasks.started().subList(3, 5), "the order of the last two");
+        assertTrue(pool.running() <= 1, pool::toString);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("t0", "s1", "s2", "s3", "s4");
+    }
+
+    /**
+     * The fast lane (a worker that has just finished spins for the next task, which a submitter hands it without
+     * the lock): a task handed over there runs exactly once, and the capacity holds, also across the sub-pools of
+     * a {@link MultiPool}, which share one lane (a worker of one sub-pool may take a task the balancing meant for
+     * another; it is counted by its own). Two submitters each submit two tasks to two sub-pools of one worker;
+     * each task runs once, never more than two at a time, never more than one worker counted per sub-pool.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTaskHandedInTheFastLaneRunsOnce() throws Exception {
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> {
+            assertTrue(pool.running(0) <= 1 && pool.running(1) <= 1, () -> "a sub-pool above its capacity: " + pool);
+        });
+        Thread a = start("a", () -> {
+            pool.execute(tasks.quick("a1"));
+            pool.execute(tasks.quick("a2"));
+        });
+        Thread b = start("b", () -> {
+            pool.execute(tasks.quick("b1"));
+            pool.execute(tasks.quick("b2"));
+        });
+        join(a, b);
+        tasks.untilStarted(4);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertEquals(0, pool.running(), pool::toString);
+        tasks.assertEachRanOnce("a1", "a2", "b1", "b2");
+    }
+}

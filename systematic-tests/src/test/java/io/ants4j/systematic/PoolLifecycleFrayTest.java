@@ -1,0 +1,226 @@
+package io.ants4j.systematic;
+
+import static io.ants4j.systematic.FrayThreads.TIMEOUT_SECONDS;
+import static io.ants4j.systematic.FrayThreads.join;
+import static io.ants4j.systematic.FrayThreads.start;
+import static io.ants4j.systematic.FrayThreads.until;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.pool.LoadBalancing;
+import io.ants4j.pool.MultiPool;
+import io.ants4j.pool.Pool;
+import io.ants4j.pool.PoolClosedException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.core.command.SystemTimeDelegateType;
+import org.pastalab.fray.core.scheduler.RandomScheduler;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.FrayTest;
+
+/**
+ * The life-cycle contracts of the pools ({@code release}, {@code reboot}, {@code shutdownNow}, {@code close}
+ * from a task, termination), explored by Fray on platform workers with no purger or ticker thread; the
+ * random scheduler, as in {@link PoolFrayTest}.
+ */
+@ExtendWith(FrayTestExtension.class)
+class PoolLifecycleFrayTest {
+    /**
+     * A submitter blocked when the pool is released is rejected with {@link PoolClosedException} even if
+     * {@code reboot()} follows at once, before it wakes, and its task never runs: s1 and s2 wait behind t0 as
+     * the pool is released and rebooted. The rebooted pool runs on, and terminates once released (issue 25,
+     * defect 11: a woken submitter found the pool open again and went on waiting, and its task ran in the
+     * reopened pool).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aSubmitterBlockedBeforeReleaseIsRejectedAfterAReboot() throws Exception {
+        aSubmitterBlockedBeforeReleaseIsRejectedAfterARebootScenario();
+    }
+
+    /** The schedule in which Fray found issue 25's defect 11 (iteration 3 of aSubmitterBlockedBeforeReleaseIsRejectedAfterAReboot, on the code before the fix). */
+    @FrayTest(replay = "classpath:fray-recordings/PoolLifecycleFrayTest/aSubmitterBlockedBeforeReleaseIsRejectedAfterAReboot", resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aSubmitterBlockedBeforeReleaseIsRejectedAfterARebootReplay() throws Exception {
+        aSubmitterBlockedBeforeReleaseIsRejectedAfterARebootScenario();
+    }
+
+    private static void aSubmitterBlockedBeforeReleaseIsRejectedAfterARebootScenario() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        Thread[] submitters = new Thread[2];
+        for (int i = 1; i <= submitters.length; i++) {
+            String name = "s" + i;
+            submitters[i - 1] = start(name, () -> assertThrows(PoolClosedException.class,
+                    () -> pool.execute(tasks.quick(name)),
+                    name + ", blocked before release() and reboot(), was not rejected"));
+            int waiters = i;
+            until(name + " waits", () -> pool.waiting() == waiters);
+        }
+        pool.release();
+        pool.reboot();
+        t0Ends.countDown();
+        join(submitters);
+        pool.execute(tasks.quick("after"));
+        tasks.untilStarted(2);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("t0", "after");
+    }
+
+    /**
+     * No interrupt from {@code shutdownNow()} reaches a task of the rebooted pool: a task submitted after a
+     * {@code shutdownNow()} and the {@code reboot()} that follows it starts with its interrupt status clear and
+     * keeps it clear, whatever the worker that takes it (one still spinning in the fast lane, one going back to
+     * idle, a new one) was doing when the interrupts went out. The reboot comes from another thread as soon as
+     * the pool shows closed, so it may overlap the rest of {@code shutdownNow} (which the pool orders before
+     * it) (issue 25, defect 9: a reboot between the close and the stop mark left the reopened pool starting
+     * every task interrupted; a worker that was spinning in the lane kept the interrupt for its next task).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void noShutdownNowInterruptReachesATaskOfTheRebootedPool() throws Exception {
+        noShutdownNowInterruptReachesATaskOfTheRebootedPoolScenario();
+    }
+
+    /** The schedule in which Fray found issue 25's defect 9 (iteration 18 of noShutdownNowInterruptReachesATaskOfTheRebootedPool, on the code before the fix). */
+    @FrayTest(replay = "classpath:fray-recordings/PoolLifecycleFrayTest/noShutdownNowInterruptReachesATaskOfTheRebootedPool", resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void noShutdownNowInterruptReachesATaskOfTheRebootedPoolReplay() throws Exception {
+        noShutdownNowInterruptReachesATaskOfTheRebootedPoolScenario();
+    }
+
+    private static void noShutdownNowInterruptReachesATaskOfTheRebootedPoolScenario() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        AtomicBoolean t0Done = new AtomicBoolean();
+        pool.execute(() -> t0Done.set(true));
+        until("t0 ran", t0Done::get);
+        Thread stopper = start("stopper", pool::shutdownNow);
+        Thread rebooter = start("rebooter", () -> {
+            until("the pool is closed", pool::isClosed);
+            pool.reboot();
+        });
+        join(stopper, rebooter);
+        AtomicInteger interruptedAt = new AtomicInteger(); // 1: at its start, 2: after a yield
+        CountDownLatch t1Done = new CountDownLatch(1);
+        pool.execute(() -> {
+            if (Thread.currentThread().isInterrupted()) {
+                interruptedAt.set(1);
+            }
+            Thread.yield();
+            if (Thread.currentThread().isInterrupted()) {
+                interruptedAt.compareAndSet(0, 2);
+            }
+            t1Done.countDown();
+        });
+        assertTrue(t1Done.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertEquals(0, interruptedAt.get(),
+                "a task of the rebooted pool was interrupted (1: it started so, 2: while it ran)");
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
+
+    /**
+     * {@code close()} from a task: it returns once every other task of the pool has ended, and the pool
+     * terminates. A task closes its pool of two workers while the other task runs: close() returns only after
+     * the other ended.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTaskClosingItsPoolWaitsForTheOthers() throws Exception {
+        Pool pool = Pool.newPool(2, PoolTasks.options());
+        CountDownLatch bothStarted = new CountDownLatch(2);
+        AtomicBoolean otherEnded = new AtomicBoolean();
+        AtomicBoolean closeReturned = new AtomicBoolean();
+        pool.execute(() -> {
+            started(bothStarted);
+            Thread.yield();
+            otherEnded.set(true);
+        });
+        pool.execute(() -> {
+            started(bothStarted);
+            pool.close();
+            assertTrue(otherEnded.get(), "close() from a task returned while another task ran");
+            closeReturned.set(true);
+        });
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertTrue(closeReturned.get(), "the closing task did not finish");
+    }
+
+    /**
+     * Two tasks that call {@code close()} on their own {@link Pool} do not wait for each other: both calls
+     * return, and the pool terminates (issue 25, defect 10: each waited for the other's worker to end, for ever).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void twoTasksClosingTheirPoolBothReturn() throws Exception {
+        twoTasksClose(Pool.newPool(2, PoolTasks.options()));
+    }
+
+    /** The schedule in which Fray found issue 25's defect 10 (iteration 0 of twoTasksClosingTheirPoolBothReturn, on the code before the fix). */
+    @FrayTest(replay = "classpath:fray-recordings/PoolLifecycleFrayTest/twoTasksClosingTheirPoolBothReturn", resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void twoTasksClosingTheirPoolBothReturnReplay() throws Exception {
+        twoTasksClose(Pool.newPool(2, PoolTasks.options()));
+    }
+
+    /**
+     * The same for a {@link MultiPool}: two tasks on different sub-pools close the multi-pool; both calls return
+     * and it terminates (issue 25, defect 10: each waited for the other's sub-pool to terminate).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void twoTasksClosingTheirMultiPoolBothReturn() throws Exception {
+        twoTasksClose(MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options()));
+    }
+
+    /** The schedule in which Fray found issue 25's defect 10 (iteration 0 of twoTasksClosingTheirMultiPoolBothReturn, on the code before the fix). */
+    @FrayTest(replay = "classpath:fray-recordings/PoolLifecycleFrayTest/twoTasksClosingTheirMultiPoolBothReturn", resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void twoTasksClosingTheirMultiPoolBothReturnReplay() throws Exception {
+        twoTasksClose(MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options()));
+    }
+
+    private static void twoTasksClose(ExecutorService pool) throws Exception {
+        CountDownLatch bothStarted = new CountDownLatch(2);
+        CountDownLatch closed = new CountDownLatch(2);
+        for (int i = 0; i < 2; i++) {
+            pool.execute(() -> {
+                started(bothStarted);
+                pool.close();
+                closed.countDown();
+            });
+        }
+        assertTrue(closed.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), () -> "close() from a task did not return: "
+                + pool);
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertFalse(pool.isShutdown() && !pool.isTerminated(), pool::toString);
+    }
+
+    /** Counts the calling task as started and waits until the other has started too. */
+    private static void started(CountDownLatch both) {
+        both.countDown();
+        try {
+            assertTrue(both.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the other task never started");
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
