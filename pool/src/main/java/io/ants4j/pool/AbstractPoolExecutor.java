@@ -38,7 +38,10 @@ import java.util.concurrent.TimeoutException;
  * Every task is wrapped in a {@link FutureTask} before any is handed over, so a null task throws
  * {@link NullPointerException} before anything runs. {@code invokeAny} hands the tasks over one at a time and
  * only while none has come back with a result; while the pool is full, a hand-off waits for a worker, and a
- * result that comes back meanwhile is taken when it ends (at the latest at the deadline of the timed form).
+ * result that comes back meanwhile is taken when it ends (at the latest at the deadline of the timed form). The
+ * tasks of one call share a flag that the first normal completion sets before it completes its future; a task
+ * that finds the flag set when its worker runs it cancels itself unrun, so the task of a hand-off that was
+ * waiting while a result came back never starts.
  * {@code close} is {@link AbstractWorkerPool#close()}, which does not wait for the calling task when a task
  * closes its own pool.
  */
@@ -172,7 +175,8 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
     /**
      * Returns the result of a task that completed normally, and cancels the others. The tasks are handed over
      * one at a time, and only while none has completed normally; while every worker is busy, handing over the
-     * next one waits for a worker as {@link #execute} does.
+     * next one waits for a worker as {@link #execute} does, and a task whose hand-off was still waiting when one
+     * completed normally is cancelled before it starts.
      *
      * @throws InterruptedException       if interrupted while waiting, for a worker or for the tasks
      * @throws ExecutionException         if every task failed (its cause is one of the failures)
@@ -193,7 +197,9 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
 
     /**
      * Returns the result of a task that completed normally before the timeout elapsed, and cancels the others.
-     * The tasks are handed over one at a time, and only while none has completed normally, each waiting for a
+     * The tasks are handed over one at a time, and only while none has completed normally (a task whose
+     * hand-off was still waiting for a worker when one completed normally is cancelled before it starts), each
+     * waiting for a
      * worker only until the deadline as {@link #tryExecute} does (so also in a {@linkplain
      * PoolOptions#nonblocking() non-blocking} pool): the call never overruns its timeout by waiting for a worker.
      *
@@ -259,7 +265,7 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
         }
         // a slot for every task before any runs: recording a completion on the worker allocates nothing
         BlockingQueue<Future<T>> completed = new ArrayBlockingQueue<>(n);
-        ArrayList<Future<T>> futures = newTasks(snapshot, completed);
+        ArrayList<Future<T>> futures = newTasks(snapshot, new QueueingFuture.Race<>(completed));
         try {
             ExecutionException failure = null;
             int next = 0;
@@ -288,6 +294,8 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
                     return f.get(); // done: does not wait
                 } catch (ExecutionException e) {
                     failure = e;
+                } catch (CancellationException e) {
+                    // handed over after another completed normally: the winner's completion is still to come
                 }
             }
         } finally {
@@ -330,10 +338,10 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
 
     /** Wraps every task, so that a null one throws before any is handed over. */
     private static <T> ArrayList<Future<T>> newTasks(Collection<? extends Callable<T>> tasks,
-                                                     BlockingQueue<Future<T>> completed) {
+                                                     QueueingFuture.Race<T> race) {
         ArrayList<Future<T>> futures = new ArrayList<>(tasks.size());
         for (Callable<T> c : tasks) {
-            futures.add(completed == null ? new FutureTask<>(c) : new QueueingFuture<>(c, completed));
+            futures.add(race == null ? new FutureTask<>(c) : new QueueingFuture<>(c, race));
         }
         return futures;
     }
@@ -345,21 +353,48 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
     }
 
     /**
-     * A task that, once done, puts itself on {@code invokeAny}'s queue of completed tasks, into a slot allocated
-     * with the queue: if it had to allocate there, an {@code OutOfMemoryError} on the worker would leave the
-     * caller waiting for a completion that was never recorded.
+     * A task of {@code invokeAny} that, once done, puts itself on the call's queue of completed tasks, into a slot
+     * allocated with the queue: if it had to allocate there, an {@code OutOfMemoryError} on the worker would leave
+     * the caller waiting for a completion that was never recorded. A task that starts after another of the call
+     * completed normally cancels itself unrun; its completion then still comes after the winner's flag is set,
+     * and the winner's own completion is queued whatever the order.
      */
     private static final class QueueingFuture<T> extends FutureTask<T> {
-        private final BlockingQueue<Future<T>> completed;
+        private final Race<T> race;
 
-        QueueingFuture(Callable<T> task, BlockingQueue<Future<T>> completed) {
+        QueueingFuture(Callable<T> task, Race<T> race) {
             super(task);
-            this.completed = completed;
+            this.race = race;
+        }
+
+        @Override
+        public void run() {
+            if (race.won) {
+                cancel(false); // handed over after another completed normally: never starts
+                return;
+            }
+            super.run();
+        }
+
+        @Override
+        protected void set(T value) {
+            race.won = true; // before the future completes, so before the caller can take the result
+            super.set(value);
         }
 
         @Override
         protected void done() {
-            completed.add(this);
+            race.completed.add(this);
+        }
+
+        /** What the tasks of one call share: the queue of completions and whether one completed normally. */
+        static final class Race<T> {
+            final BlockingQueue<Future<T>> completed;
+            volatile boolean won;
+
+            Race(BlockingQueue<Future<T>> completed) {
+                this.completed = completed;
+            }
         }
     }
 }
