@@ -56,7 +56,11 @@ import java.util.concurrent.ThreadFactory;
  * {@code await} then throws a {@link CancellationException}. Cancellation is final: afterwards
  * {@code go} and {@code tryGo} start nothing and return an already cancelled {@code Future}.
  * Cancelling the {@code Future} of a single task cancels that task only; its place in the results of
- * {@code await} holds {@code null}.
+ * {@code await} holds {@code null}. The interrupt with which a cancellation (of the group, or
+ * {@code cancel(true)} of a task's {@code Future}) stops a running task is cleared when the task
+ * returns, so it does not reach what the executor's thread runs next; an interrupt status the thread
+ * had when the task started is left set, and running a task cancelled before it started changes
+ * nothing.
  *
  * <p><b>Rounds.</b> {@code await} waits for every task started, also after a failure, so no task of the
  * group runs when it returns or throws. A {@code go} concurrent with a running {@code await} is allowed:
@@ -115,9 +119,17 @@ public final class TaskGroup<T> implements AutoCloseable {
      * to add a worker), so the member's run and go's undo race for one claim (a CAS): the winner
      * counts the task, the loser does nothing. Cancelling the group marks each member of the current
      * round (frozen: no go registers after the flag is set) and cancels its FutureTask with
-     * interruption; a member that starts afterwards finds the flag and does not run. An interrupt
-     * that such a cancellation delivers is cleared once the FutureTask has returned, so it does not
-     * leak into the executor's next task. What can fail to allocate (the member and a waiting
+     * interruption; a member that starts afterwards finds the flag and does not run. The member,
+     * not FutureTask, delivers the interrupt of a cancel(true), so that it knows whether it did:
+     * the task is called in a window (taskState CALLED, then RETURNED, by the runner) in which a
+     * canceller that has cancelled the FutureTask claims the interrupt by a CAS (INTERRUPTING, then
+     * INTERRUPTED once delivered). The runner enters the window and then reads the FutureTask's
+     * state, the canceller cancels it and then tries to claim (volatile, Dekker): so a task that is
+     * called is interrupted or finds the Future cancelled and does not run. When the task returns,
+     * a runner that finds its window claimed waits for the interrupt and clears it, unless it was
+     * interrupted when the task was called; a task never called is never interrupted. So no
+     * cancellation's interrupt reaches the executor's next task, and the thread's own stays
+     * (TaskGroupFrayTest.aCancellationClearsOnlyTheInterruptItDelivered). What can fail to allocate (the member and a waiting
      * submitter's node, the next round and the list of its results, a round's list growing) comes
      * before the state changes or is undone, and nothing is allocated once the cancelled flag is set
      * (the members are walked by index, not by an iterator), so an OutOfMemoryError leaves the group
@@ -602,10 +614,24 @@ public final class TaskGroup<T> implements AutoCloseable {
      */
     static final class Member<T> implements Runnable, Callable<T> {
         private static final VarHandle CLAIMED;
+        private static final VarHandle TASK_STATE;
+
+        /** States of {@link #taskState}: the task has not been called. */
+        private static final int NOT_CALLED = 0;
+        /** The task is being called by {@link #runner}; a {@code cancel(true)} may interrupt it. */
+        private static final int CALLED = 1;
+        /** A {@code cancel(true)} is interrupting {@link #runner}. */
+        private static final int INTERRUPTING = 2;
+        /** A {@code cancel(true)} has interrupted {@link #runner}: the task's run clears it when the task returns. */
+        private static final int INTERRUPTED = 3;
+        /** The task has returned: nobody interrupts its runner any more. */
+        private static final int RETURNED = 4;
 
         static {
             try {
-                CLAIMED = MethodHandles.lookup().findVarHandle(Member.class, "claimed", boolean.class);
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                CLAIMED = lookup.findVarHandle(Member.class, "claimed", boolean.class);
+                TASK_STATE = lookup.findVarHandle(Member.class, "taskState", int.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
@@ -624,6 +650,11 @@ public final class TaskGroup<T> implements AutoCloseable {
         private volatile boolean claimed;
         /** Whether the slot was given back; read and written only by the thread that runs the member. */
         private boolean slotGivenBack;
+        /** Whether a cancellation is interrupting, or has interrupted, the thread calling the task; see the constants. */
+        @SuppressWarnings("unused") // accessed through TASK_STATE
+        private volatile int taskState;
+        /** The thread calling the task: written before {@link #taskState} becomes {@link #CALLED}, read after. */
+        private Thread runner;
 
         Member(TaskGroup<T> group, Callable<? extends T> task) {
             this.group = group;
@@ -658,34 +689,85 @@ public final class TaskGroup<T> implements AutoCloseable {
                     future.cancel(false); // cancelled before it could start: it never starts, nobody is interrupted
                 } else {
                     future.run();
-                    if (future.isCancelled()) {
-                        Thread.interrupted(); // the cancellation's interrupt is not for the executor's next task
-                    }
                 }
             } finally {
                 group.ended(this);
             }
         }
 
+        /** Called by {@link FutureTask#run} unless the {@code Future} was cancelled before. */
         @Override
         public T call() throws Exception {
+            Thread self = Thread.currentThread();
+            boolean interruptedBefore = self.isInterrupted(); // the runner's own: no cancellation interrupts before CALLED
+            runner = self;
+            TASK_STATE.setVolatile(this, CALLED);
             try {
+                if (future.isCancelled()) {
+                    return null; // its canceller may have found it NOT_CALLED, and not interrupted it: it must not run
+                }
                 return task.call();
             } catch (Throwable t) {
                 if (!future.isCancelled() || cancelledByGroup) { // a task whose own Future was cancelled did not fail the group
                     group.failed(this, t);
                 }
                 throw t;
+            } finally {
+                returned(interruptedBefore);
+            }
+        }
+
+        /**
+         * Ends the window in which a {@code cancel(true)} interrupts this thread; if one did, waits until its
+         * interrupt is delivered and clears it, so that it does not reach what the thread runs next, unless the
+         * thread was already interrupted when the task was called: that interrupt is the thread's own.
+         */
+        private void returned(boolean interruptedBefore) {
+            if (TASK_STATE.compareAndSet(this, CALLED, RETURNED)) {
+                return;
+            }
+            while ((int) TASK_STATE.getVolatile(this) == INTERRUPTING) {
+                Thread.yield(); // the canceller is between its claim and the interrupt: a few instructions
+            }
+            if (!interruptedBefore) {
+                Thread.interrupted();
+            }
+        }
+
+        /**
+         * Interrupts the thread calling the task, if the task is being called: after the {@code Future} is
+         * cancelled, so a task called from then on finds it cancelled and does not run.
+         */
+        private void interruptRunner() {
+            if (TASK_STATE.compareAndSet(this, CALLED, INTERRUPTING)) {
+                try {
+                    runner.interrupt();
+                } finally {
+                    TASK_STATE.setVolatile(this, INTERRUPTED);
+                }
             }
         }
 
         /**
          * The task's {@code Future}: the task has returned when {@code FutureTask.run} records its outcome, so
-         * the slot is given back first, and a done {@code Future} holds no slot.
+         * the slot is given back first, and a done {@code Future} holds no slot. A {@code cancel(true)}
+         * interrupts the task's thread itself (FutureTask's own interrupt cannot be told apart from one the
+         * thread had before, nor does it say whether it was delivered), so the run clears exactly that one.
          */
         private final class Outcome extends FutureTask<T> {
             Outcome() {
                 super(Member.this);
+            }
+
+            @Override
+            public boolean cancel(boolean mayInterruptIfRunning) {
+                if (!super.cancel(false)) {
+                    return false;
+                }
+                if (mayInterruptIfRunning) {
+                    interruptRunner();
+                }
+                return true;
             }
 
             @Override

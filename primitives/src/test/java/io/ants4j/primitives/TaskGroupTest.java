@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -816,6 +817,31 @@ class TaskGroupTest {
         await(running);
         group.close();
         assertFalse(Threads.get(leaked), "the executor's thread is still interrupted after the task");
+    }
+
+    /**
+     * A task whose own Future was cancelled before it started is never run and nobody is interrupted, so
+     * running its member (here by a trampoline executor, in a thread with an interrupt of its own pending)
+     * leaves the thread's interrupt status as it was.
+     */
+    @Test
+    void aTaskWhoseOwnFutureWasCancelledBeforeItStartsDoesNotClearTheRunnersInterrupt() throws Exception {
+        ArrayDeque<Runnable> queued = new ArrayDeque<>();
+        TaskGroup<Integer> group = TaskGroup.create(-1, queued::add);
+        Future<Integer> cancelled = group.go(() -> 1);
+        Future<Integer> kept = group.go(() -> 2);
+        assertTrue(cancelled.cancel(false), "cancel without interrupting: nothing is interrupted");
+        Thread.currentThread().interrupt(); // the runner's own pending interrupt
+        boolean stillInterrupted;
+        try {
+            queued.poll().run();
+        } finally {
+            stillInterrupted = Thread.interrupted();
+        }
+        assertTrue(stillInterrupted, "running a task cancelled before it started cleared the runner's interrupt");
+        queued.poll().run();
+        assertEquals(2, kept.get());
+        assertEquals(Arrays.asList(null, 2), group.await());
     }
 
     @Test

@@ -5,6 +5,7 @@ import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.until;
 import static io.ants4j.systematic.FrayThreads.untilParked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -253,6 +254,60 @@ class TaskGroupFrayTest {
         assertTrue(group.go(() -> "after").isCancelled(), "a go after the cancellation started a task");
         assertThrows(CancellationException.class, group::await);
         assertTrue(interrupted.get() || !first.isDone() || first.isCancelled());
+    }
+
+    /**
+     * A cancellation clears only the interrupt it delivered to the run it cancels: whenever {@code cancel(true)}
+     * of a task's Future, or of the group, comes (before the task starts, while it runs, as it returns), the
+     * thread that runs the task ends with the interrupt status it had before (a runner interrupted on its own
+     * stays interrupted, one that was not is not), and a task blocked when it is cancelled is interrupted.
+     */
+    @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aCancellationClearsOnlyTheInterruptItDelivered() throws Exception {
+        ConcurrentLinkedQueue<Runnable> queued = new ConcurrentLinkedQueue<>();
+        TaskGroup<String> group = TaskGroup.create(-1, queued::add);
+        CountDownLatch never = new CountDownLatch(1);
+        Future<String> ownInterrupt = group.go(() -> {
+            Thread.yield();
+            return "own";
+        });
+        Future<String> noInterrupt = group.go(() -> {
+            Thread.yield();
+            return "none";
+        });
+        group.go(() -> {
+            assertFalse(never.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "never opens");
+            throw new AssertionError("a task blocked when it was cancelled was not interrupted");
+        });
+        Runnable[] members = queued.toArray(Runnable[]::new);
+        AtomicBoolean ownKept = new AtomicBoolean();
+        AtomicBoolean leaked = new AtomicBoolean();
+        Thread withOwn = start("runner interrupted on its own", () -> {
+            Thread.currentThread().interrupt();
+            members[0].run();
+            ownKept.set(Thread.interrupted());
+        });
+        Thread[] others = new Thread[2];
+        for (int i = 0; i < others.length; i++) {
+            Runnable member = members[i + 1];
+            others[i] = start("runner " + (i + 1), () -> {
+                member.run();
+                if (Thread.interrupted()) {
+                    leaked.set(true);
+                }
+            });
+        }
+        Thread futureCanceller = start("Future canceller", () -> {
+            ownInterrupt.cancel(true);
+            noInterrupt.cancel(true);
+        });
+        Thread groupCanceller = start("group canceller", group::cancel);
+        join(withOwn, others[0], others[1], futureCanceller, groupCanceller);
+        assertTrue(ownKept.get(), "the runner's own interrupt was cleared");
+        assertFalse(leaked.get(), "a cancellation's interrupt leaked past the task into its runner");
+        assertThrows(CancellationException.class, group::await);
     }
 
     /**
