@@ -38,9 +38,12 @@ import java.util.concurrent.ThreadFactory;
  * takes to run again; newcomers and {@link #tryGo} never overtake them. A platform thread that finds
  * the group full, with nobody queued, first spin-waits a few tens of microseconds for a slot, and queues
  * only then: a submitter that queues in the meantime (a virtual thread queues at once) goes in before
- * it. A submitter interrupted while it waits gets a
- * {@link RejectedExecutionException} caused by an {@link InterruptedException}, and its interrupt
- * status is set again; a slot handed to it in the same instant goes on to the next in line. A task
+ * it. A submitter that has to wait, and is interrupted before it starts waiting or while it waits,
+ * gets a {@link RejectedExecutionException} caused by an {@link InterruptedException}, and its
+ * interrupt status is set again: its interrupt status is read last, as it stops waiting, so this holds
+ * also if a slot was handed to it, or the group cancelled, before it saw its interrupt; a slot handed
+ * to it goes on to the next in line. An interrupted submitter does not spin, and goes in only if it
+ * finds a slot free without waiting. A task
  * counts against the limit from the moment {@code go} lets it in until it returns, also while it waits
  * in the executor's own queue; its slot is given back before its {@code Future} completes, so once the
  * {@code Future} is done (other than by a cancellation, which can come while the task still runs) the
@@ -66,7 +69,11 @@ import java.util.concurrent.ThreadFactory;
  * group runs when it returns or throws. A {@code go} concurrent with a running {@code await} is allowed:
  * if it is counted before {@code await} finds every task done, {@code await} waits for it and returns
  * its result too; otherwise it opens the next round, whose results the next {@code await} returns (as
- * errgroup allows {@code Go} after {@code Wait}).
+ * errgroup allows {@code Go} after {@code Wait}). Several threads may await the same round: each
+ * returns its results, also if the group was cancelled after the round ended. As {@code Wait} from a
+ * goroutine of an errgroup, {@code await} and {@code close} called from one of the group's own tasks
+ * wait for that task too: {@code await} until the thread is interrupted (a cancellation of the group
+ * interrupts the task: {@code await} then throws {@link InterruptedException}), {@code close} for ever.
  *
  * <p><b>Executor.</b> By default each task runs in a virtual thread of its own. Any {@link Executor} may
  * be given instead, a bounded pool included; it must run every task it accepts. If its
@@ -103,8 +110,10 @@ public final class TaskGroup<T> implements AutoCloseable {
      * waits on the round's WaitGroup, allocates the list of results for the members it saw, then
      * under the lock closes the round only if its count is still 0 and it has as many members (a go
      * may have slipped in after the WaitGroup released it: then it waits again); a second awaiter of
-     * the same round finds it closed and reads the same results. After
-     * cancellation no round closes, and await waits for the current one.
+     * the same round finds it closed and reads the same results, whether or not the group was
+     * cancelled since (closed is checked before cancelled). After cancellation no round closes, and
+     * await waits for the current one. await and close from a task of the group are not detected:
+     * that would take a thread-local set by every task, or a walk of the round by every await.
      *
      * Each task is a Member: a FutureTask around the user's Callable (the Future the caller gets) and
      * the Runnable handed to the executor. When the task returns, in this order: a failure is
@@ -235,8 +244,9 @@ public final class TaskGroup<T> implements AutoCloseable {
      * @param task the task; what it returns is its result, what it throws fails the group
      * @return the task's {@code Future}
      * @throws NullPointerException if {@code task} is null
-     * @throws RejectedExecutionException if interrupted while waiting (caused by an
-     *     {@link InterruptedException}; the interrupt status is set again), or if the executor threw
+     * @throws RejectedExecutionException if it had to wait and was interrupted before or while it
+     *     waited (caused by an {@link InterruptedException}; the interrupt status is set again), or if
+     *     the executor threw
      */
     public Future<T> go(Callable<? extends T> task) {
         Member<T> member = new Member<>(this, Objects.requireNonNull(task, "task"));
@@ -343,10 +353,11 @@ public final class TaskGroup<T> implements AutoCloseable {
      * a short task frees comes sooner than a parked platform thread wakes. Reads without the lock.
      */
     private void spinWhileFull() {
-        if (Thread.currentThread().isVirtual()) {
+        Thread self = Thread.currentThread();
+        if (self.isVirtual()) {
             return;
         }
-        for (int i = 0; i < SLOT_SPINS && slots.fullAndNobodyWaits() && !cancelled; i++) {
+        for (int i = 0; i < SLOT_SPINS && slots.fullAndNobodyWaits() && !cancelled && !self.isInterrupted(); i++) {
             Thread.onSpinWait();
         }
     }
@@ -452,13 +463,16 @@ public final class TaskGroup<T> implements AutoCloseable {
     /**
      * Waits for every task started in the group, then returns their results in the order of the
      * {@code go} calls and opens a new round: a later {@code go} and {@code await} work on new tasks.
+     * Another {@code await} of the same round, concurrent with this one, returns the same results,
+     * also if the group is cancelled after the round ended. Called from one of the group's own
+     * tasks it waits for that task too, until the thread is interrupted.
      *
      * @return the results of the tasks of this round, in {@code go} order ({@code null} for a task whose
      *     {@code Future} was cancelled); an unmodifiable list
      * @throws ExecutionException if a task failed: the cause is the first failure, with later ones
      *     suppressed in it
      * @throws CancellationException if the group was cancelled through {@link #cancel()} or
-     *     {@link #close()}
+     *     {@link #close()} before the round ended
      * @throws InterruptedException if interrupted while waiting
      * @throws OutOfMemoryError if there is no memory for the list of results; the round has then not
      *     ended: unless another {@code await} ends it, the next one returns its results
@@ -483,13 +497,13 @@ public final class TaskGroup<T> implements AutoCloseable {
             boolean failed = false;
             lock.lock();
             try {
-                if (cancelled) { // no round ends any more: the current one, where tasks may still run, must drain
-                    r = round;
-                    ended = failed = r.pending.count() == 0;
-                } else if (r.members.size() != size) { // a go slipped in: wait for it too, with room for its result
+                if (r.members.size() != size) { // a go slipped in: wait for it too, with room for its result
                     size = r.members.size();
                 } else if (r.closed) {
-                    ended = true; // by another awaiter
+                    ended = true; // by another awaiter, maybe before a cancel: its results are this awaiter's too
+                } else if (cancelled) { // no round ends any more: the current one, where tasks may still run, must drain
+                    r = round;
+                    ended = failed = r.pending.count() == 0;
                 } else if (r.pending.count() == 0) {
                     r.closed = true;
                     round = next;
@@ -579,7 +593,9 @@ public final class TaskGroup<T> implements AutoCloseable {
     /**
      * Cancels the group (see {@link #cancel()}) and waits until none of its tasks runs. If interrupted
      * while waiting it keeps waiting, and sets the interrupt status again before it returns. Failures
-     * not yet reported by {@link #await} are not reported. Idempotent.
+     * not yet reported by {@link #await} are not reported. Idempotent. Called from one of the group's
+     * own tasks it cancels the group and then waits for that task too: it never returns (use
+     * {@link #cancel()} there).
      */
     @Override
     public void close() {
