@@ -38,9 +38,12 @@ import java.util.concurrent.ThreadFactory;
  * takes to run again; newcomers and {@link #tryGo} never overtake them. A platform thread that finds
  * the group full, with nobody queued, first spin-waits a few tens of microseconds for a slot, and queues
  * only then: a submitter that queues in the meantime (a virtual thread queues at once) goes in before
- * it. A submitter interrupted while it waits gets a
- * {@link RejectedExecutionException} caused by an {@link InterruptedException}, and its interrupt
- * status is set again; a slot handed to it in the same instant goes on to the next in line. A task
+ * it. A submitter that has to wait, and is interrupted before it starts waiting or while it waits,
+ * gets a {@link RejectedExecutionException} caused by an {@link InterruptedException}, and its
+ * interrupt status is set again: its interrupt status is read last, as it stops waiting, so this holds
+ * also if a slot was handed to it, or the group cancelled, before it saw its interrupt; a slot handed
+ * to it goes on to the next in line. An interrupted submitter does not spin, and goes in only if it
+ * finds a slot free without waiting. A task
  * counts against the limit from the moment {@code go} lets it in until it returns, also while it waits
  * in the executor's own queue; its slot is given back before its {@code Future} completes, so once the
  * {@code Future} is done (other than by a cancellation, which can come while the task still runs) the
@@ -56,13 +59,21 @@ import java.util.concurrent.ThreadFactory;
  * {@code await} then throws a {@link CancellationException}. Cancellation is final: afterwards
  * {@code go} and {@code tryGo} start nothing and return an already cancelled {@code Future}.
  * Cancelling the {@code Future} of a single task cancels that task only; its place in the results of
- * {@code await} holds {@code null}.
+ * {@code await} holds {@code null}. The interrupt with which a cancellation (of the group, or
+ * {@code cancel(true)} of a task's {@code Future}) stops a running task is cleared when the task
+ * returns, so it does not reach what the executor's thread runs next; an interrupt status the thread
+ * had when the task started is left set, and running a task cancelled before it started changes
+ * nothing.
  *
  * <p><b>Rounds.</b> {@code await} waits for every task started, also after a failure, so no task of the
  * group runs when it returns or throws. A {@code go} concurrent with a running {@code await} is allowed:
  * if it is counted before {@code await} finds every task done, {@code await} waits for it and returns
  * its result too; otherwise it opens the next round, whose results the next {@code await} returns (as
- * errgroup allows {@code Go} after {@code Wait}).
+ * errgroup allows {@code Go} after {@code Wait}). Several threads may await the same round: each
+ * returns its results, also if the group was cancelled after the round ended. As {@code Wait} from a
+ * goroutine of an errgroup, {@code await} and {@code close} called from one of the group's own tasks
+ * wait for that task too: {@code await} until the thread is interrupted (a cancellation of the group
+ * interrupts the task: {@code await} then throws {@link InterruptedException}), {@code close} for ever.
  *
  * <p><b>Executor.</b> By default each task runs in a virtual thread of its own. Any {@link Executor} may
  * be given instead, a bounded pool included; it must run every task it accepts. If its
@@ -99,8 +110,10 @@ public final class TaskGroup<T> implements AutoCloseable {
      * waits on the round's WaitGroup, allocates the list of results for the members it saw, then
      * under the lock closes the round only if its count is still 0 and it has as many members (a go
      * may have slipped in after the WaitGroup released it: then it waits again); a second awaiter of
-     * the same round finds it closed and reads the same results. After
-     * cancellation no round closes, and await waits for the current one.
+     * the same round finds it closed and reads the same results, whether or not the group was
+     * cancelled since (closed is checked before cancelled). After cancellation no round closes, and
+     * await waits for the current one. await and close from a task of the group are not detected:
+     * that would take a thread-local set by every task, or a walk of the round by every await.
      *
      * Each task is a Member: a FutureTask around the user's Callable (the Future the caller gets) and
      * the Runnable handed to the executor. When the task returns, in this order: a failure is
@@ -115,9 +128,17 @@ public final class TaskGroup<T> implements AutoCloseable {
      * to add a worker), so the member's run and go's undo race for one claim (a CAS): the winner
      * counts the task, the loser does nothing. Cancelling the group marks each member of the current
      * round (frozen: no go registers after the flag is set) and cancels its FutureTask with
-     * interruption; a member that starts afterwards finds the flag and does not run. An interrupt
-     * that such a cancellation delivers is cleared once the FutureTask has returned, so it does not
-     * leak into the executor's next task. What can fail to allocate (the member and a waiting
+     * interruption; a member that starts afterwards finds the flag and does not run. The member,
+     * not FutureTask, delivers the interrupt of a cancel(true), so that it knows whether it did:
+     * the task is called in a window (taskState CALLED, then RETURNED, by the runner) in which a
+     * canceller that has cancelled the FutureTask claims the interrupt by a CAS (INTERRUPTING, then
+     * INTERRUPTED once delivered). The runner enters the window and then reads the FutureTask's
+     * state, the canceller cancels it and then tries to claim (volatile, Dekker): so a task that is
+     * called is interrupted or finds the Future cancelled and does not run. When the task returns,
+     * a runner that finds its window claimed waits for the interrupt and clears it, unless it was
+     * interrupted when the task was called; a task never called is never interrupted. So no
+     * cancellation's interrupt reaches the executor's next task, and the thread's own stays
+     * (TaskGroupFrayTest.aCancellationClearsOnlyTheInterruptItDelivered). What can fail to allocate (the member and a waiting
      * submitter's node, the next round and the list of its results, a round's list growing) comes
      * before the state changes or is undone, and nothing is allocated once the cancelled flag is set
      * (the members are walked by index, not by an iterator), so an OutOfMemoryError leaves the group
@@ -223,8 +244,9 @@ public final class TaskGroup<T> implements AutoCloseable {
      * @param task the task; what it returns is its result, what it throws fails the group
      * @return the task's {@code Future}
      * @throws NullPointerException if {@code task} is null
-     * @throws RejectedExecutionException if interrupted while waiting (caused by an
-     *     {@link InterruptedException}; the interrupt status is set again), or if the executor threw
+     * @throws RejectedExecutionException if it had to wait and was interrupted before or while it
+     *     waited (caused by an {@link InterruptedException}; the interrupt status is set again), or if
+     *     the executor threw
      */
     public Future<T> go(Callable<? extends T> task) {
         Member<T> member = new Member<>(this, Objects.requireNonNull(task, "task"));
@@ -331,10 +353,11 @@ public final class TaskGroup<T> implements AutoCloseable {
      * a short task frees comes sooner than a parked platform thread wakes. Reads without the lock.
      */
     private void spinWhileFull() {
-        if (Thread.currentThread().isVirtual()) {
+        Thread self = Thread.currentThread();
+        if (self.isVirtual()) {
             return;
         }
-        for (int i = 0; i < SLOT_SPINS && slots.fullAndNobodyWaits() && !cancelled; i++) {
+        for (int i = 0; i < SLOT_SPINS && slots.fullAndNobodyWaits() && !cancelled && !self.isInterrupted(); i++) {
             Thread.onSpinWait();
         }
     }
@@ -440,13 +463,16 @@ public final class TaskGroup<T> implements AutoCloseable {
     /**
      * Waits for every task started in the group, then returns their results in the order of the
      * {@code go} calls and opens a new round: a later {@code go} and {@code await} work on new tasks.
+     * Another {@code await} of the same round, concurrent with this one, returns the same results,
+     * also if the group is cancelled after the round ended. Called from one of the group's own
+     * tasks it waits for that task too, until the thread is interrupted.
      *
      * @return the results of the tasks of this round, in {@code go} order ({@code null} for a task whose
      *     {@code Future} was cancelled); an unmodifiable list
      * @throws ExecutionException if a task failed: the cause is the first failure, with later ones
      *     suppressed in it
      * @throws CancellationException if the group was cancelled through {@link #cancel()} or
-     *     {@link #close()}
+     *     {@link #close()} before the round ended
      * @throws InterruptedException if interrupted while waiting
      * @throws OutOfMemoryError if there is no memory for the list of results; the round has then not
      *     ended: unless another {@code await} ends it, the next one returns its results
@@ -471,13 +497,13 @@ public final class TaskGroup<T> implements AutoCloseable {
             boolean failed = false;
             lock.lock();
             try {
-                if (cancelled) { // no round ends any more: the current one, where tasks may still run, must drain
-                    r = round;
-                    ended = failed = r.pending.count() == 0;
-                } else if (r.members.size() != size) { // a go slipped in: wait for it too, with room for its result
+                if (r.members.size() != size) { // a go slipped in: wait for it too, with room for its result
                     size = r.members.size();
                 } else if (r.closed) {
-                    ended = true; // by another awaiter
+                    ended = true; // by another awaiter, maybe before a cancel: its results are this awaiter's too
+                } else if (cancelled) { // no round ends any more: the current one, where tasks may still run, must drain
+                    r = round;
+                    ended = failed = r.pending.count() == 0;
                 } else if (r.pending.count() == 0) {
                     r.closed = true;
                     round = next;
@@ -567,7 +593,9 @@ public final class TaskGroup<T> implements AutoCloseable {
     /**
      * Cancels the group (see {@link #cancel()}) and waits until none of its tasks runs. If interrupted
      * while waiting it keeps waiting, and sets the interrupt status again before it returns. Failures
-     * not yet reported by {@link #await} are not reported. Idempotent.
+     * not yet reported by {@link #await} are not reported. Idempotent. Called from one of the group's
+     * own tasks it cancels the group and then waits for that task too: it never returns (use
+     * {@link #cancel()} there).
      */
     @Override
     public void close() {
@@ -602,10 +630,24 @@ public final class TaskGroup<T> implements AutoCloseable {
      */
     static final class Member<T> implements Runnable, Callable<T> {
         private static final VarHandle CLAIMED;
+        private static final VarHandle TASK_STATE;
+
+        /** States of {@link #taskState}: the task has not been called. */
+        private static final int NOT_CALLED = 0;
+        /** The task is being called by {@link #runner}; a {@code cancel(true)} may interrupt it. */
+        private static final int CALLED = 1;
+        /** A {@code cancel(true)} is interrupting {@link #runner}. */
+        private static final int INTERRUPTING = 2;
+        /** A {@code cancel(true)} has interrupted {@link #runner}: the task's run clears it when the task returns. */
+        private static final int INTERRUPTED = 3;
+        /** The task has returned: nobody interrupts its runner any more. */
+        private static final int RETURNED = 4;
 
         static {
             try {
-                CLAIMED = MethodHandles.lookup().findVarHandle(Member.class, "claimed", boolean.class);
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                CLAIMED = lookup.findVarHandle(Member.class, "claimed", boolean.class);
+                TASK_STATE = lookup.findVarHandle(Member.class, "taskState", int.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
@@ -624,6 +666,11 @@ public final class TaskGroup<T> implements AutoCloseable {
         private volatile boolean claimed;
         /** Whether the slot was given back; read and written only by the thread that runs the member. */
         private boolean slotGivenBack;
+        /** Whether a cancellation is interrupting, or has interrupted, the thread calling the task; see the constants. */
+        @SuppressWarnings("unused") // accessed through TASK_STATE
+        private volatile int taskState;
+        /** The thread calling the task: written before {@link #taskState} becomes {@link #CALLED}, read after. */
+        private Thread runner;
 
         Member(TaskGroup<T> group, Callable<? extends T> task) {
             this.group = group;
@@ -658,34 +705,85 @@ public final class TaskGroup<T> implements AutoCloseable {
                     future.cancel(false); // cancelled before it could start: it never starts, nobody is interrupted
                 } else {
                     future.run();
-                    if (future.isCancelled()) {
-                        Thread.interrupted(); // the cancellation's interrupt is not for the executor's next task
-                    }
                 }
             } finally {
                 group.ended(this);
             }
         }
 
+        /** Called by {@link FutureTask#run} unless the {@code Future} was cancelled before. */
         @Override
         public T call() throws Exception {
+            Thread self = Thread.currentThread();
+            boolean interruptedBefore = self.isInterrupted(); // the runner's own: no cancellation interrupts before CALLED
+            runner = self;
+            TASK_STATE.setVolatile(this, CALLED);
             try {
+                if (future.isCancelled()) {
+                    return null; // its canceller may have found it NOT_CALLED, and not interrupted it: it must not run
+                }
                 return task.call();
             } catch (Throwable t) {
                 if (!future.isCancelled() || cancelledByGroup) { // a task whose own Future was cancelled did not fail the group
                     group.failed(this, t);
                 }
                 throw t;
+            } finally {
+                returned(interruptedBefore);
+            }
+        }
+
+        /**
+         * Ends the window in which a {@code cancel(true)} interrupts this thread; if one did, waits until its
+         * interrupt is delivered and clears it, so that it does not reach what the thread runs next, unless the
+         * thread was already interrupted when the task was called: that interrupt is the thread's own.
+         */
+        private void returned(boolean interruptedBefore) {
+            if (TASK_STATE.compareAndSet(this, CALLED, RETURNED)) {
+                return;
+            }
+            while ((int) TASK_STATE.getVolatile(this) == INTERRUPTING) {
+                Thread.yield(); // the canceller is between its claim and the interrupt: a few instructions
+            }
+            if (!interruptedBefore) {
+                Thread.interrupted();
+            }
+        }
+
+        /**
+         * Interrupts the thread calling the task, if the task is being called: after the {@code Future} is
+         * cancelled, so a task called from then on finds it cancelled and does not run.
+         */
+        private void interruptRunner() {
+            if (TASK_STATE.compareAndSet(this, CALLED, INTERRUPTING)) {
+                try {
+                    runner.interrupt();
+                } finally {
+                    TASK_STATE.setVolatile(this, INTERRUPTED);
+                }
             }
         }
 
         /**
          * The task's {@code Future}: the task has returned when {@code FutureTask.run} records its outcome, so
-         * the slot is given back first, and a done {@code Future} holds no slot.
+         * the slot is given back first, and a done {@code Future} holds no slot. A {@code cancel(true)}
+         * interrupts the task's thread itself (FutureTask's own interrupt cannot be told apart from one the
+         * thread had before, nor does it say whether it was delivered), so the run clears exactly that one.
          */
         private final class Outcome extends FutureTask<T> {
             Outcome() {
                 super(Member.this);
+            }
+
+            @Override
+            public boolean cancel(boolean mayInterruptIfRunning) {
+                if (!super.cancel(false)) {
+                    return false;
+                }
+                if (mayInterruptIfRunning) {
+                    interruptRunner();
+                }
+                return true;
             }
 
             @Override

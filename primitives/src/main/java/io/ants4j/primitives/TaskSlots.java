@@ -22,8 +22,8 @@ final class TaskSlots {
      * slot is promised twice, and no submitter waits twice. A newcomer (go, tryGo) takes a slot
      * only if one is free and nobody waits. Hence the invariant, whenever the lock is free: while
      * a submitter waits, active >= limit; so a submitter that leaves the queue without a slot
-     * strands none. One that leaves after a slot was handed to it (it saw its interrupt first, or
-     * its park threw) gives that slot back, and it goes to the next in line.
+     * strands none. One that leaves after a slot was handed to it (it was interrupted before it
+     * returned, or its park threw) gives that slot back, and it goes to the next in line.
      *
      * The limit changes only while no slot is taken (errgroup's SetLimit panics otherwise), except
      * to "none", which errgroup allows at any time; either way the waiters that now fit are
@@ -82,9 +82,10 @@ final class TaskSlots {
 
     /**
      * Parks until {@code w}, queued by {@link #enqueueLocked}, is handed a slot or let go, or the
-     * thread is interrupted; called without the lock. A waiter that is interrupted first leaves
-     * the queue, passing on a slot handed to it in the same instant; so does one whose park
-     * throws (e.g. no memory to park a virtual thread), which then rethrows.
+     * thread is interrupted; called without the lock. The interrupt status is read last: a waiter
+     * interrupted before it returns (before it queued, too) leaves the queue, passing on a slot
+     * handed to it meanwhile, and returns {@link WaitQueue#INTERRUPTED} whatever woke it; so
+     * does one whose park throws (e.g. no memory to park a virtual thread), which then rethrows.
      *
      * @return {@link #SLOT} (the slot is the caller's), {@link #CANCELLED}, or
      *     {@link WaitQueue#INTERRUPTED} (the interrupt status cleared)
@@ -97,8 +98,11 @@ final class TaskSlots {
             leave(w);
             throw t;
         }
-        if (woken == WaitQueue.INTERRUPTED) {
+        // park returns a wake status it finds before it looks at the interrupt status: so that an
+        // interrupt that came first (even before the waiter queued) wins, it is read once more.
+        if (woken == WaitQueue.INTERRUPTED || Thread.interrupted()) {
             leave(w);
+            return WaitQueue.INTERRUPTED;
         }
         return woken;
     }

@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,6 +31,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -763,6 +766,71 @@ class TaskGroupTest {
         }
     }
 
+    /**
+     * Two awaiters of one round: the first ends it and returns its results, then the group is cancelled; the
+     * second, which had not yet looked (a virtual thread that cannot run while every carrier is held), reads
+     * the same results: the round ended before the cancel.
+     */
+    @Test
+    void aSecondAwaiterOfARoundThatEndedBeforeACancelReadsItsResults() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        try (TaskGroup<Integer> group = TaskGroup.create(-1, new ThreadPerTask())) {
+            group.go(() -> blockOn(gate, 1));
+            Threads.Task<List<Integer>> second = Threads.start(Thread.ofVirtual(), group::await);
+            Threads.untilParked(second.thread());
+            try (CarriersHeld held = new CarriersHeld()) {
+                gate.countDown();
+                assertEquals(List.of(1), group.await(), "the first awaiter ends the round");
+                group.cancel();
+            }
+            assertEquals(List.of(1), Threads.get(second), "the second awaiter of the ended round");
+            assertThrows(CancellationException.class, group::await, "the next round is cancelled");
+        }
+    }
+
+    /**
+     * await from one of the group's own tasks waits for that task too: it returns nothing while the task
+     * waits, and ends only by an interrupt, here the one with which cancel() stops the task.
+     */
+    @Test
+    void awaitFromATaskOfTheGroupWaitsForItselfUntilInterrupted() throws Exception {
+        AtomicReference<Thread> taskThread = new AtomicReference<>();
+        try (TaskGroup<Integer> group = TaskGroup.create()) {
+            Future<Integer> self = group.go(() -> {
+                taskThread.set(Thread.currentThread());
+                return group.await().size();
+            });
+            Threads.until("the task runs", () -> taskThread.get() != null);
+            Threads.untilParked(taskThread.get());
+            assertThrows(TimeoutException.class, () -> self.get(200, TimeUnit.MILLISECONDS));
+            group.cancel(); // interrupts the task: its await throws InterruptedException
+            assertTrue(self.isCancelled());
+        } // close() returns: the task has ended
+    }
+
+    /**
+     * close() from one of the group's own tasks cancels the group, then waits for every task, itself
+     * included, uninterruptibly: it never returns. The task's thread (a daemon) is left parked.
+     */
+    @Test
+    void closeFromATaskOfTheGroupCancelsItAndWaitsForItselfForEver() throws Exception {
+        AtomicReference<Thread> taskThread = new AtomicReference<>();
+        AtomicBoolean closeReturned = new AtomicBoolean();
+        TaskGroup<Integer> group = TaskGroup.create(-1, new ThreadPerTask());
+        group.go(() -> {
+            taskThread.set(Thread.currentThread());
+            group.close();
+            closeReturned.set(true);
+            return 1;
+        });
+        Threads.until("the task runs", () -> taskThread.get() != null);
+        Threads.until("the group is cancelled", group::isCancelled);
+        Threads.untilParked(taskThread.get());
+        taskThread.get().interrupt();
+        assertFalse(taskThread.get().join(Duration.ofMillis(200)), "close() from a task of the group returned");
+        assertFalse(closeReturned.get());
+    }
+
     @Test
     void anInterruptedAwaitThrowsAndLeavesTheGroupUsable() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
@@ -816,6 +884,31 @@ class TaskGroupTest {
         await(running);
         group.close();
         assertFalse(Threads.get(leaked), "the executor's thread is still interrupted after the task");
+    }
+
+    /**
+     * A task whose own Future was cancelled before it started is never run and nobody is interrupted, so
+     * running its member (here by a trampoline executor, in a thread with an interrupt of its own pending)
+     * leaves the thread's interrupt status as it was.
+     */
+    @Test
+    void aTaskWhoseOwnFutureWasCancelledBeforeItStartsDoesNotClearTheRunnersInterrupt() throws Exception {
+        ArrayDeque<Runnable> queued = new ArrayDeque<>();
+        TaskGroup<Integer> group = TaskGroup.create(-1, queued::add);
+        Future<Integer> cancelled = group.go(() -> 1);
+        Future<Integer> kept = group.go(() -> 2);
+        assertTrue(cancelled.cancel(false), "cancel without interrupting: nothing is interrupted");
+        Thread.currentThread().interrupt(); // the runner's own pending interrupt
+        boolean stillInterrupted;
+        try {
+            queued.poll().run();
+        } finally {
+            stillInterrupted = Thread.interrupted();
+        }
+        assertTrue(stillInterrupted, "running a task cancelled before it started cleared the runner's interrupt");
+        queued.poll().run();
+        assertEquals(2, kept.get());
+        assertEquals(Arrays.asList(null, 2), group.await());
     }
 
     @Test

@@ -5,6 +5,7 @@ import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.until;
 import static io.ants4j.systematic.FrayThreads.untilParked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -160,6 +161,46 @@ class TaskGroupFrayTest {
         group.close();
     }
 
+    /**
+     * A submitter that must wait checks its interrupt status before it takes a slot: one interrupted before it
+     * calls go is rejected, with its status set again, also when a slot is handed to it between its queueing
+     * and its first look at the queue, and that slot goes on to the next in line. The group's limit is 0 until
+     * both have queued, so the interrupted submitter never finds a slot free. The window in which the slot is
+     * handed to it before its first look is narrow: random schedules did not reach it in 728 iterations on the
+     * code that let it in; TaskSlotsTest enters it step by step.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptedSubmitterThatMustWaitIsRejected() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(0, PLATFORM_THREADS);
+        CountDownLatch rejected = new CountDownLatch(1);
+        AtomicBoolean interruptedRan = new AtomicBoolean();
+        Thread interrupted = start("interrupted submitter", () -> {
+            Thread.currentThread().interrupt();
+            try {
+                RejectedExecutionException e = assertThrows(RejectedExecutionException.class, () -> group.go(() -> {
+                    interruptedRan.set(true);
+                    return "interrupted";
+                }), "an interrupted submitter that had to wait was let in");
+                assertInstanceOf(InterruptedException.class, e.getCause());
+                assertTrue(Thread.interrupted(), "the interrupt status was not set again");
+            } finally {
+                rejected.countDown();
+            }
+        });
+        Thread other = start("other submitter", () -> group.go(() -> {
+            assertTrue(rejected.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "never released");
+            return "other";
+        }));
+        untilParked(other);
+        group.setLimit(1); // a slot for the head of the queue: either submitter
+        join(interrupted, other);
+        assertEquals(List.of("other"), group.await(), "the slot was not passed on to the next in line");
+        assertFalse(interruptedRan.get());
+        group.close();
+    }
+
     /** tryGo never overtakes a blocked submitter: while s1 waits, tryGo gets in only after s1's task has. */
     @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
@@ -253,6 +294,60 @@ class TaskGroupFrayTest {
         assertTrue(group.go(() -> "after").isCancelled(), "a go after the cancellation started a task");
         assertThrows(CancellationException.class, group::await);
         assertTrue(interrupted.get() || !first.isDone() || first.isCancelled());
+    }
+
+    /**
+     * A cancellation clears only the interrupt it delivered to the run it cancels: whenever {@code cancel(true)}
+     * of a task's Future, or of the group, comes (before the task starts, while it runs, as it returns), the
+     * thread that runs the task ends with the interrupt status it had before (a runner interrupted on its own
+     * stays interrupted, one that was not is not), and a task blocked when it is cancelled is interrupted.
+     */
+    @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aCancellationClearsOnlyTheInterruptItDelivered() throws Exception {
+        ConcurrentLinkedQueue<Runnable> queued = new ConcurrentLinkedQueue<>();
+        TaskGroup<String> group = TaskGroup.create(-1, queued::add);
+        CountDownLatch never = new CountDownLatch(1);
+        Future<String> ownInterrupt = group.go(() -> {
+            Thread.yield();
+            return "own";
+        });
+        Future<String> noInterrupt = group.go(() -> {
+            Thread.yield();
+            return "none";
+        });
+        group.go(() -> {
+            assertFalse(never.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "never opens");
+            throw new AssertionError("a task blocked when it was cancelled was not interrupted");
+        });
+        Runnable[] members = queued.toArray(Runnable[]::new);
+        AtomicBoolean ownKept = new AtomicBoolean();
+        AtomicBoolean leaked = new AtomicBoolean();
+        Thread withOwn = start("runner interrupted on its own", () -> {
+            Thread.currentThread().interrupt();
+            members[0].run();
+            ownKept.set(Thread.interrupted());
+        });
+        Thread[] others = new Thread[2];
+        for (int i = 0; i < others.length; i++) {
+            Runnable member = members[i + 1];
+            others[i] = start("runner " + (i + 1), () -> {
+                member.run();
+                if (Thread.interrupted()) {
+                    leaked.set(true);
+                }
+            });
+        }
+        Thread futureCanceller = start("Future canceller", () -> {
+            ownInterrupt.cancel(true);
+            noInterrupt.cancel(true);
+        });
+        Thread groupCanceller = start("group canceller", group::cancel);
+        join(withOwn, others[0], others[1], futureCanceller, groupCanceller);
+        assertTrue(ownKept.get(), "the runner's own interrupt was cleared");
+        assertFalse(leaked.get(), "a cancellation's interrupt leaked past the task into its runner");
+        assertThrows(CancellationException.class, group::await);
     }
 
     /**
