@@ -167,4 +167,33 @@ class CondFrayTest {
         broadcastDone.set(true);
         join(first, second, late);
     }
+
+    /**
+     * {@code awaitUninterruptibly()} waits through an interrupt for the broadcast, and returns holding the
+     * lock with the interrupt status set.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void awaitUninterruptiblyKeepsAnInterrupt() throws Exception {
+        Mutex m = new Mutex();
+        Cond cond = new Cond(m);
+        AtomicBoolean ready = new AtomicBoolean();
+        FrayThreads.interruptKeptThroughAnUninterruptibleWait(() -> {
+            m.lock();
+            try {
+                while (!ready.get()) {
+                    cond.awaitUninterruptibly();
+                }
+            } finally {
+                m.unlock();
+            }
+        }, () -> {
+            m.lock();
+            ready.set(true);
+            cond.broadcast();
+            m.unlock();
+        });
+        assertFalse(m.isLocked(), m::toString);
+    }
 }

@@ -1,9 +1,11 @@
 package io.ants4j.systematic;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -66,5 +68,32 @@ final class FrayThreads {
             }
             Thread.yield();
         }
+    }
+
+    /**
+     * An uninterruptible wait keeps an interrupt: two threads block in {@code await}, in turn; the first is
+     * interrupted while it waits, racing {@code release}. Both return normally once released, the
+     * interrupted one with its interrupt status set, the other one and the calling thread without.
+     */
+    static void interruptKeptThroughAnUninterruptibleWait(Body await, Body release) throws Exception {
+        AtomicBoolean interruptSent = new AtomicBoolean();
+        Thread interrupted = start("interrupted", () -> {
+            await.run();
+            until("the interrupt is sent", interruptSent::get);
+            assertTrue(Thread.interrupted(), "returned from an uninterruptible wait without its interrupt status");
+        });
+        untilParked(interrupted);
+        Thread other = start("not interrupted", () -> {
+            await.run();
+            assertFalse(Thread.currentThread().isInterrupted(), "a thread nobody interrupted has its status set");
+        });
+        untilParked(other);
+        Thread interrupter = start("interrupter", () -> {
+            interrupted.interrupt();
+            interruptSent.set(true);
+        });
+        release.run();
+        join(interrupter, interrupted, other);
+        assertFalse(Thread.currentThread().isInterrupted(), "the releasing thread got an interrupt");
     }
 }

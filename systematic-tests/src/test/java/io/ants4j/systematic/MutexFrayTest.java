@@ -1,11 +1,14 @@
 package io.ants4j.systematic;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static io.ants4j.systematic.FrayThreads.until;
 import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.untilParked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import io.ants4j.primitives.Mutex;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -132,5 +135,54 @@ class MutexFrayTest {
         m.unlock();
         join(interrupter, timed, interrupted, patient);
         assertEquals(false, m.isLocked(), m::toString);
+    }
+
+    /**
+     * Starvation mode: a waiter that has waited over 1 ms and is beaten to the lock once more gets it at the
+     * next unlock, handed to it as the head of the queue; no tryLock takes it first. The holder lets over 1 ms
+     * of virtual time pass, unlocks, and takes the lock back at once when it can; once the woken waiter has
+     * queued again (starving), the holder unlocks and tries again: it may get the lock only after the waiter.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aStarvingWaiterGetsTheNextUnlock() throws InterruptedException {
+        Mutex m = new Mutex();
+        AtomicBoolean waiterHeld = new AtomicBoolean();
+        m.lock();
+        Thread waiter = start("waiter", () -> {
+            m.lock();
+            waiterHeld.set(true);
+            m.unlock();
+        });
+        untilParked(waiter);
+        long parked = System.nanoTime();
+        until("over 1 ms passes", () -> System.nanoTime() - parked > TimeUnit.MILLISECONDS.toNanos(2));
+        m.unlock(); // wakes the waiter
+        if (m.tryLock()) { // beat it, unless it came and went: it finds the lock held after waiting over 1 ms
+            until("the waiter has had the lock or queues again",
+                    () -> waiterHeld.get() || m.toString().endsWith("waiters=1]"));
+            m.unlock(); // hands the lock to the waiter
+            if (m.tryLock()) {
+                assertTrue(waiterHeld.get(), () -> "a tryLock took the lock before the starving waiter: " + m);
+                m.unlock();
+            }
+        }
+        join(waiter);
+        assertFalse(m.isLocked(), m::toString);
+    }
+
+    /** {@code lock()} waits through an interrupt and returns holding the lock with the interrupt status set. */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void lockKeepsAnInterrupt() throws Exception {
+        Mutex m = new Mutex();
+        m.lock();
+        FrayThreads.interruptKeptThroughAnUninterruptibleWait(() -> {
+            m.lock();
+            m.unlock();
+        }, m::unlock);
+        assertFalse(m.isLocked(), m::toString);
     }
 }

@@ -190,4 +190,27 @@ class RWMutexFrayTest {
         assertTrue(rw.writeLock().tryLock(), () -> "not free: " + rw);
         rw.writeLock().unlock();
     }
+
+    /**
+     * The read and the write {@code lock()} wait through an interrupt and return holding the lock with the
+     * interrupt status set: readers behind a writer, writers behind a reader.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void lockKeepsAnInterrupt() throws Exception {
+        RWMutex rw = new RWMutex();
+        rw.writeLock().lock();
+        FrayThreads.interruptKeptThroughAnUninterruptibleWait(() -> {
+            rw.readLock().lock();
+            rw.readLock().unlock();
+        }, rw.writeLock()::unlock);
+        assertFree(rw);
+        rw.readLock().lock();
+        FrayThreads.interruptKeptThroughAnUninterruptibleWait(() -> {
+            rw.writeLock().lock();
+            rw.writeLock().unlock();
+        }, rw.readLock()::unlock);
+        assertFree(rw);
+    }
 }

@@ -379,4 +379,36 @@ class TaskGroupFrayTest {
         assertTrue(late.isCancelled() || "maybe".equals(late.get()), "a let-in task neither ran nor was cancelled");
         group.close();
     }
+
+    /**
+     * setLimit lets every waiting submitter that fits the new limit in at once, first come, first served: four
+     * submitters queue on a limit of zero; setLimit(2) lets in the first two while their tasks still run, and
+     * setLimit(-1) the other two.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void setLimitLetsInEveryWaiterThatFits() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(0, PLATFORM_THREADS);
+        CountDownLatch tasksEnd = new CountDownLatch(1);
+        ConcurrentLinkedQueue<String> admitted = new ConcurrentLinkedQueue<>();
+        Thread[] submitters = new Thread[4];
+        for (int i = 0; i < submitters.length; i++) {
+            String name = "s" + (i + 1);
+            submitters[i] = start(name, () -> {
+                group.go(holding(4, tasksEnd, name));
+                admitted.add(name);
+            });
+            untilParked(submitters[i]);
+        }
+        group.setLimit(2);
+        until("setLimit(2) lets two submitters in", () -> admitted.size() == 2);
+        assertEquals(Set.of("s1", "s2"), Set.copyOf(admitted), "setLimit let in a later submitter");
+        group.setLimit(-1);
+        until("setLimit(-1) lets everyone in", () -> admitted.size() == 4);
+        tasksEnd.countDown();
+        join(submitters);
+        assertEquals(List.of("s1", "s2", "s3", "s4"), group.await().stream().sorted().toList());
+        group.close();
+    }
 }

@@ -134,4 +134,15 @@ class WaitGroupFrayTest {
         wg.await();
         assertEquals(2, ran.get(), "await returned before a task of go() ran");
     }
+
+    /** {@code awaitUninterruptibly()} waits through an interrupt for the last {@code done()}, and returns with the status set. */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void awaitUninterruptiblyKeepsAnInterrupt() throws Exception {
+        WaitGroup wg = new WaitGroup();
+        wg.add(1);
+        FrayThreads.interruptKeptThroughAnUninterruptibleWait(wg::awaitUninterruptibly, wg::done);
+        assertEquals(0, wg.count());
+    }
 }

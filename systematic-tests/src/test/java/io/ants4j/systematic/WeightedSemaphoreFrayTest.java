@@ -1,5 +1,6 @@
 package io.ants4j.systematic;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.untilParked;
@@ -126,5 +127,51 @@ class WeightedSemaphoreFrayTest {
         join(interrupter, interrupted, timed, patient);
         assertEquals(2, sem.available(), sem::toString);
         assertTrue(sem.tryAcquire(2), () -> "permits lost: " + sem);
+    }
+
+    /**
+     * One release grants every waiter, in arrival order, whose request now fits: with 1, 2 and 1 permits
+     * queued in that order on a semaphore of 3, a release of all 3 grants the first two at once, and the
+     * third, which no longer fits, waits; a concurrent tryAcquire gets nothing.
+     */
+    @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void oneReleaseGrantsEveryWaiterThatFits() throws InterruptedException {
+        WeightedSemaphore sem = new WeightedSemaphore(3);
+        AtomicBoolean giveBack = new AtomicBoolean();
+        AtomicBoolean thirdServed = new AtomicBoolean();
+        sem.acquire(3);
+        Thread first = start("acquire 1", () -> {
+            sem.acquire(1);
+            FrayThreads.until("told to give back", giveBack::get);
+            sem.release(1);
+        });
+        untilParked(first);
+        Thread second = start("acquire 2", () -> {
+            sem.acquire(2);
+            FrayThreads.until("told to give back", giveBack::get);
+            sem.release(2);
+        });
+        untilParked(second);
+        Thread third = start("acquire 1 more", () -> {
+            sem.acquire(1);
+            thirdServed.set(true);
+            sem.release(1);
+        });
+        untilParked(third);
+        Thread barger = start("tryAcquire 1", () -> {
+            if (sem.tryAcquire(1)) {
+                assertTrue(giveBack.get(), "tryAcquire took a permit meant for a waiter");
+                sem.release(1);
+            }
+        });
+        sem.release(3);
+        assertEquals(0, sem.available(), () -> "one release did not grant every waiter that fits: " + sem);
+        assertFalse(thirdServed.get(), "a waiter was granted permits the ones ahead of it hold");
+        join(barger);
+        giveBack.set(true);
+        join(first, second, third);
+        assertEquals(3, sem.available(), sem::toString);
     }
 }
