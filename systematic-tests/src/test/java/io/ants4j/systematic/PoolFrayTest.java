@@ -5,18 +5,25 @@ import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ants4j.pool.FrayPoolCore;
 import io.ants4j.pool.LoadBalancing;
 import io.ants4j.pool.MultiPool;
 import io.ants4j.pool.Pool;
+import io.ants4j.pool.PoolOptions;
+import io.ants4j.pool.PoolOverloadException;
 import io.ants4j.pool.PoolWithFunc;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
 import org.pastalab.fray.core.scheduler.RandomScheduler;
@@ -204,5 +211,107 @@ class PoolFrayTest {
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
         assertEquals(0, pool.running(), pool::toString);
         tasks.assertEachRanOnce("a1", "a2", "b1", "b2");
+    }
+
+    /**
+     * A blocked submitter that gives up keeps no worker slot and loses none: s blocks behind t0 on a pool of one
+     * worker; an interrupter interrupts it while {@code tune(2)} grants it a slot (the grant may land between
+     * s's waking and its withdrawal, and must then be honoured). s either ran its task or was rejected with a
+     * {@link RejectedExecutionException} caused by {@link InterruptedException}, its interrupt status set
+     * ({@code Pool}'s javadoc). Afterwards the full capacity is usable: two tasks run at once; and the released
+     * pool terminates with no worker counted.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aSubmitterThatGivesUpLosesNoSlot() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        AtomicBoolean rejected = new AtomicBoolean();
+        Thread s = start("s", () -> {
+            try {
+                pool.execute(tasks.quick("s"));
+            } catch (RejectedExecutionException e) {
+                assertInstanceOf(InterruptedException.class, e.getCause(), "s was rejected for another reason");
+                assertTrue(Thread.currentThread().isInterrupted(), "s rejected with its interrupt status clear");
+                rejected.set(true);
+            }
+        });
+        until("s waits", () -> pool.waiting() == 1);
+        Thread interrupter = start("interrupter", s::interrupt);
+        pool.tune(2);
+        join(s, interrupter);
+        assertEquals(0, pool.waiting(), pool::toString);
+        t0Ends.countDown();
+        CountDownLatch abEnd = new CountDownLatch(1);
+        for (String name : List.of("a", "b")) {
+            assertTrue(pool.tryExecute(tasks.holding(name, abEnd), Duration.ofSeconds(TIMEOUT_SECONDS)),
+                    () -> name + " found no free worker on a pool of capacity 2: a slot was lost: " + pool);
+        }
+        until("a and b run at once", () -> tasks.active() == 2);
+        abEnd.countDown();
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertEquals(0, pool.running(), pool::toString);
+        if (rejected.get()) {
+            tasks.assertEachRanOnce("t0", "a", "b");
+        } else {
+            tasks.assertEachRanOnce("t0", "s", "a", "b");
+        }
+    }
+
+    /**
+     * {@code maxBlockingTasks} bounds the submitters that wait: on a pool of one busy worker with
+     * {@code maxBlockingTasks(1)}, s1 and s2 submit at once; exactly one waits and the other gets
+     * {@link PoolOverloadException}, and {@code waiting()} never exceeds 1. Once the waiter is served, the count
+     * is back to 0: a new submitter waits again and one more is refused. Each accepted task runs once, none
+     * refused runs, and the released pool terminates.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void maxBlockingTasksBoundsTheWaiters() throws Exception {
+        Pool pool = Pool.newPool(1, PoolOptions.builder().threadFactory(PoolTasks.PLATFORM_WORKERS)
+                .disablePurge(true).maxBlockingTasks(1).build());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        AtomicInteger refused = new AtomicInteger();
+        AtomicBoolean s1Refused = new AtomicBoolean();
+        Thread[] s = new Thread[2];
+        for (int i = 1; i <= 2; i++) {
+            String name = "s" + i;
+            boolean first = i == 1;
+            s[i - 1] = start(name, () -> {
+                try {
+                    pool.execute(tasks.quick(name));
+                } catch (PoolOverloadException e) {
+                    refused.incrementAndGet();
+                    s1Refused.set(first);
+                }
+            });
+        }
+        until("one waits, one is refused", () -> {
+            int w = pool.waiting();
+            assertTrue(w <= 1, () -> w + " submitters wait with maxBlockingTasks=1: " + pool);
+            return refused.get() == 1 && w == 1;
+        });
+        t0Ends.countDown();
+        join(s);
+        assertEquals(1, refused.get(), "submitters refused");
+        CountDownLatch t1Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t1", t1Ends));
+        Thread s3 = start("s3", () -> pool.execute(tasks.quick("s3")));
+        until("s3 waits", () -> pool.waiting() == 1);
+        assertThrows(PoolOverloadException.class, () -> pool.execute(tasks.quick("s4")),
+                "a second waiter was let in with maxBlockingTasks=1");
+        t1Ends.countDown();
+        join(s3);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertEquals(0, pool.waiting(), pool::toString);
+        tasks.assertEachRanOnce("t0", s1Refused.get() ? "s2" : "s1", "t1", "s3");
     }
 }

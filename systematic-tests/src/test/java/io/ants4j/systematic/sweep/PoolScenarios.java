@@ -126,6 +126,8 @@ final class PoolScenarios {
         volatile Future<?> future;
         /** What the blocked submitter got: a rejection, or an OutOfMemoryError (woken while the heap is exhausted). */
         volatile Throwable rejected;
+        /** The timeout of a timed submission that waits in vain (allocated here, not by the operation). */
+        final Duration shortWait = Duration.ofMillis(20);
 
         PoolState(String kind, Workers workers, Duration expiry) {
             PoolOptions o = workers.options(expiry, logger);
@@ -280,6 +282,34 @@ final class PoolScenarios {
         }));
     }
 
+    /**
+     * A submission to a full {@link Pool} that has to wait: with {@code freed}, a helper opens the gate of the
+     * held tasks once the operation parks (or returns), so a worker comes back to it; without, nothing frees a
+     * worker and a timed submission times out. Whatever failed, nobody is left counted as waiting, the pool
+     * works and terminates, and the task ran once if it was handed over (the timed one times out: never).
+     */
+    private static void waitingSubmission(List<Scenario<?>> l, String name, Workers w, boolean freed,
+                                          Scenario.Operation<PoolState> op) {
+        l.add(Scenario.of(name, () -> {
+            PoolState s = new PoolState("Pool", w, noPurge()).full();
+            if (freed) {
+                s.helper = Probe.whenOperationParks("freer", s.gate::countDown);
+            }
+            return s;
+        }, op, (s, thrown) -> {
+            noneOrOutOfMemory(thrown);
+            check(freed || thrown != null || Boolean.FALSE.equals(s.result), "tryExecute returned " + s.result);
+            if (s.helper != null) {
+                s.helper.join();
+            }
+            until(() -> "the task ends: " + s.pool, () -> s.ran.get() >= (thrown == null && freed ? 1 : 0));
+            int ran = s.ran.get();
+            poolWorks(s);
+            s.ran.set(ran);
+            ranIff(s, thrown, freed ? 1 : 0);
+        }));
+    }
+
     private static void pool(List<Scenario<?>> l, Workers w) {
         String x = w.suffix;
         submission(l, "Pool.execute (new worker)" + x, () -> new PoolState("Pool", w, noPurge()),
@@ -292,6 +322,11 @@ final class PoolScenarios {
                 s -> s.result = s.executor instanceof Pool p && p.tryExecute(s.task, Duration.ZERO), 1);
         submission(l, "Pool.invokeAll" + x, () -> new PoolState("Pool", w, noPurge()),
                 s -> s.result = s.executor.invokeAll(s.two), 2);
+        waitingSubmission(l, "Pool.execute (waits for a worker)" + x, w, true, s -> s.executor.execute(s.task));
+        waitingSubmission(l, "Pool.submit (waits for a worker)" + x, w, true,
+                s -> s.future = s.executor.submit(s.callable));
+        waitingSubmission(l, "Pool.tryExecute (waits, times out)" + x, w, false,
+                s -> s.result = s.executor instanceof Pool p && p.tryExecute(s.task, s.shortWait));
         l.add(Scenario.of("Pool.invokeAny" + x, () -> new PoolState("Pool", w, noPurge()),
                 s -> s.result = s.executor.invokeAny(s.two), (s, thrown) -> {
                     noneOrOutOfMemory(thrown);
