@@ -195,12 +195,28 @@ public final class Cond {
         try {
             outcome = queue.await(w, interruptible, timed, deadline);
         } catch (Throwable t) { // e.g. no memory to park a virtual thread: relock, leave, pass a signal on
-            lock.lock(); // first, where the failed wait left the most stack free
+            relock(); // first, where the failed wait left the most stack free
             leaveWithoutWaiting(w);
             throw t;
         }
-        lock.lock();
+        relock();
         return outcome;
+    }
+
+    /**
+     * Takes the lock again after a wait. The caller must hold it whatever happens (its {@code finally} will
+     * release it), so an {@link OutOfMemoryError} from the lock (a waiter node it could not allocate) is retried
+     * until memory is found, as {@code AbstractQueuedSynchronizer}'s conditions retry.
+     */
+    private void relock() {
+        for (;;) {
+            try {
+                lock.lock();
+                return;
+            } catch (OutOfMemoryError e) {
+                Thread.yield();
+            }
+        }
     }
 
     private void leaveWithoutWaiting(WaitQueue.Waiter w) {
