@@ -102,7 +102,9 @@ public final class Cond {
      *     waiting and its holds are unchanged
      * @throws OutOfMemoryError (or any other error) if the wait cannot be set up or continued; the
      *     lock is held again and the thread is not left waiting, so a caller's {@code finally} can
-     *     restore its state and release the lock
+     *     restore its state and release the lock. The lock is taken again with its own
+     *     {@code lock()}: an {@code OutOfMemoryError} from it is retried until memory is found, but
+     *     anything else it throws is thrown as it is, and the lock is then not held
      */
     public void await() throws InterruptedException {
         if (Thread.interrupted()) {
