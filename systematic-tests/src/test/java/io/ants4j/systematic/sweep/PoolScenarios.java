@@ -107,12 +107,17 @@ final class PoolScenarios {
         final CountDownLatch gate = new CountDownLatch(1);
         final CountDownLatch gated = new CountDownLatch(1);
         final AtomicInteger interrupted = new AtomicInteger();
-        /** Runs until the gate opens or it is interrupted. */
+        /**
+         * Runs until the gate opens or it is interrupted. An interrupt that wakes it while the heap is still
+         * exhausted ends the wait with an OutOfMemoryError instead (no memory for the InterruptedException, the
+         * status already cleared), so that error counts as the interrupt too. (It would also end a wait that had
+         * not yet parked when the heap was filled: that run then does not show the interrupt, the other runs do.)
+         */
         final Runnable held = () -> {
             gated.countDown();
             try {
                 gate.await(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
+            } catch (InterruptedException | OutOfMemoryError e) {
                 interrupted.incrementAndGet();
             }
         };
