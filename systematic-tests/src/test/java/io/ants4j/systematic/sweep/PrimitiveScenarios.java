@@ -281,6 +281,30 @@ final class PrimitiveScenarios {
         check(c.woken.get() == 1, "a waiter was not woken by signal: " + c.cond);
     }
 
+    /** {@code wait} on the condition with the lock held, until a helper signals it once the operation parks. */
+    private static void signalledWait(List<Scenario<?>> l, String name, Scenario.Operation<CondState> wait) {
+        l.add(Scenario.of(name, () -> {
+            CondState c = new CondState();
+            c.helper = Probe.whenOperationParks("signaller", () -> {
+                c.lock.lock();
+                c.cond.signal();
+                c.lock.unlock();
+            });
+            return c;
+        }, c -> {
+            c.lock.lock();
+            try {
+                wait.run(c);
+            } finally {
+                c.lock.unlock();
+            }
+        }, (c, thrown) -> {
+            noneOrOutOfMemory(thrown);
+            c.helper.join();
+            condWorks(c);
+        }));
+    }
+
     private static void cond(List<Scenario<?>> l) {
         l.add(Scenario.of("Cond.await(timeout)", CondState::new, c -> {
             c.lock.lock();
@@ -294,46 +318,8 @@ final class PrimitiveScenarios {
             check(!c.result, "await returned true unsignalled");
             condWorks(c);
         }));
-        l.add(Scenario.of("Cond.await", () -> {
-            CondState c = new CondState();
-            c.helper = Probe.whenOperationParks("signaller", () -> {
-                c.lock.lock();
-                c.cond.signal();
-                c.lock.unlock();
-            });
-            return c;
-        }, c -> {
-            c.lock.lock();
-            try {
-                c.cond.await();
-            } finally {
-                c.lock.unlock();
-            }
-        }, (c, thrown) -> {
-            noneOrOutOfMemory(thrown);
-            c.helper.join();
-            condWorks(c);
-        }));
-        l.add(Scenario.of("Cond.awaitUninterruptibly", () -> {
-            CondState c = new CondState();
-            c.helper = Probe.whenOperationParks("signaller", () -> {
-                c.lock.lock();
-                c.cond.signal();
-                c.lock.unlock();
-            });
-            return c;
-        }, c -> {
-            c.lock.lock();
-            try {
-                c.cond.awaitUninterruptibly();
-            } finally {
-                c.lock.unlock();
-            }
-        }, (c, thrown) -> {
-            noneOrOutOfMemory(thrown);
-            c.helper.join();
-            condWorks(c);
-        }));
+        signalledWait(l, "Cond.await", c -> c.cond.await());
+        signalledWait(l, "Cond.awaitUninterruptibly", c -> c.cond.awaitUninterruptibly());
         l.add(Scenario.of("Cond.signal", () -> {
             CondState c = new CondState();
             c.addWaiter();
