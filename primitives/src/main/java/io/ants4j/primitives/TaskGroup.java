@@ -63,7 +63,14 @@ import java.util.concurrent.ThreadFactory;
  * {@code cancel(true)} of a task's {@code Future}) stops a running task is cleared when the task
  * returns, so it does not reach what the executor's thread runs next; an interrupt status the thread
  * had when the task started is left set, and running a task cancelled before it started changes
- * nothing.
+ * nothing. A task may run nested in another task of this or another group, on its thread: when the
+ * executor runs it inline in that task's {@code go} (a saturated {@code ThreadPoolExecutor} with
+ * {@code CallerRunsPolicy}, {@code Runnable::run}), or when that task runs it as a
+ * {@code ForkJoinPool} worker may while it joins. The two share the thread's interrupt status: a
+ * cancellation of the enclosing task interrupts the nested one too, and when the nested task returns,
+ * the interrupt of a cancellation of an enclosing task that still runs is set again (also if the
+ * nested task consumed it) if it came while the nested task ran or was pending when it started; only
+ * the interrupt of the nested task's own cancellation is cleared.
  *
  * <p><b>Rounds.</b> {@code await} waits for every task started, also after a failure, so no task of the
  * group runs when it returns or throws. A {@code go} concurrent with a running {@code await} is allowed:
@@ -138,7 +145,26 @@ public final class TaskGroup<T> implements AutoCloseable {
      * a runner that finds its window claimed waits for the interrupt and clears it, unless it was
      * interrupted when the task was called; a task never called is never interrupted. So no
      * cancellation's interrupt reaches the executor's next task, and the thread's own stays
-     * (TaskGroupFrayTest.aCancellationClearsOnlyTheInterruptItDelivered). What can fail to allocate (the member and a waiting
+     * (TaskGroupFrayTest.aCancellationClearsOnlyTheInterruptItDelivered).
+     *
+     * A task can be called nested in another one's call on the same thread (an executor that runs it
+     * inline in go, such as CallerRunsPolicy or Runnable::run, or a ForkJoinPool worker that helps
+     * while its task joins), of this group or another: one interrupt status then serves both, and
+     * the nested task's return must not take away what a cancellation of an enclosing one sent.
+     * Invariant: a thread's record (CALLING, a ThreadLocal) names the innermost member it is calling,
+     * and each member called nested names the one it found there (outer); the enclosing members stay
+     * in their windows for the whole nested call, so their states only move from CALLED towards
+     * INTERRUPTED meanwhile. A nested member counts the enclosing ones already INTERRUPTED, then reads
+     * the interrupt status; when its task returns it counts those INTERRUPTING or INTERRUPTED. More
+     * than before: an enclosing cancellation came during the call; any before and the status set: its
+     * interrupt was pending. Either way the run sets the interrupt again, as the nested task may have
+     * consumed it, instead of clearing its own; otherwise it clears only its own, as above (an
+     * interrupt an enclosing task consumed before the nested call is not set again). The cost for a
+     * task not nested is a ThreadLocal get and two plain writes per call; the chain is walked only by
+     * nested members (in its depth). A thread's first task allocates its record: without memory for
+     * it the task runs untracked (a task nested in it clears its own interrupt as if not nested).
+     *
+     * What can fail to allocate (the member and a waiting
      * submitter's node, the next round and the list of its results, a round's list growing) comes
      * before the state changes or is undone, and nothing is allocated once the cancelled flag is set
      * (the members are walked by index, not by an iterator), so an OutOfMemoryError leaves the group
@@ -653,6 +679,9 @@ public final class TaskGroup<T> implements AutoCloseable {
             }
         }
 
+        /** Per thread: the member whose task the thread is calling, the innermost if several are nested. */
+        private static final ThreadLocal<Calling> CALLING = ThreadLocal.withInitial(Calling::new);
+
         final TaskGroup<T> group;
         final Callable<? extends T> task;
         final FutureTask<T> future = new Outcome();
@@ -671,6 +700,12 @@ public final class TaskGroup<T> implements AutoCloseable {
         private volatile int taskState;
         /** The thread calling the task: written before {@link #taskState} becomes {@link #CALLED}, read after. */
         private Thread runner;
+        /**
+         * The member whose task this thread was calling when it called this one's (this task runs nested in it:
+         * inline in its {@code go}, or run by it as a {@code ForkJoinPool} worker helps); null if none. Written and
+         * read by that thread only, while this task is called.
+         */
+        private Member<?> outer;
 
         Member(TaskGroup<T> group, Callable<? extends T> task) {
             this.group = group;
@@ -714,11 +749,26 @@ public final class TaskGroup<T> implements AutoCloseable {
         /** Called by {@link FutureTask#run} unless the {@code Future} was cancelled before. */
         @Override
         public T call() throws Exception {
-            Thread self = Thread.currentThread();
-            boolean interruptedBefore = self.isInterrupted(); // the runner's own: no cancellation interrupts before CALLED
-            runner = self;
-            TASK_STATE.setVolatile(this, CALLED);
+            Calling calling = null;
+            Member<?> enclosing = null;
+            int enclosingInterruptedBefore = 0;
+            boolean interruptedBefore = false;
+            boolean called = false;
             try {
+                calling = calling();
+                enclosing = calling == null ? null : calling.member;
+                if (enclosing != null) { // read before the interrupt status: see returned
+                    enclosingInterruptedBefore = enclosing.cancellationInterrupts(false);
+                    outer = enclosing;
+                }
+                Thread self = Thread.currentThread();
+                interruptedBefore = self.isInterrupted(); // no cancellation of this task interrupts before CALLED
+                runner = self;
+                TASK_STATE.setVolatile(this, CALLED);
+                if (calling != null) {
+                    calling.member = this;
+                }
+                called = true;
                 if (future.isCancelled()) {
                     return null; // its canceller may have found it NOT_CALLED, and not interrupted it: it must not run
                 }
@@ -729,25 +779,69 @@ public final class TaskGroup<T> implements AutoCloseable {
                 }
                 throw t;
             } finally {
-                returned(interruptedBefore);
+                if (called) {
+                    if (calling != null) {
+                        calling.member = enclosing;
+                    }
+                    returned(enclosing, interruptedBefore, enclosingInterruptedBefore);
+                }
             }
         }
 
         /**
-         * Ends the window in which a {@code cancel(true)} interrupts this thread; if one did, waits until its
-         * interrupt is delivered and clears it, so that it does not reach what the thread runs next, unless the
-         * thread was already interrupted when the task was called: that interrupt is the thread's own.
+         * This thread's record of the task it calls; null if there is no memory for it (only a thread's first task
+         * allocates it): the task then runs, but a task run nested in it cannot tell its interrupts from its own.
          */
-        private void returned(boolean interruptedBefore) {
-            if (TASK_STATE.compareAndSet(this, CALLED, RETURNED)) {
-                return;
+        private static Calling calling() {
+            try {
+                return CALLING.get();
+            } catch (OutOfMemoryError noMemory) {
+                return null;
             }
-            while ((int) TASK_STATE.getVolatile(this) == INTERRUPTING) {
-                Thread.yield(); // the canceller is between its claim and the interrupt: a few instructions
+        }
+
+        /**
+         * Ends the window in which a {@code cancel(true)} interrupts this thread. If one did, waits until its
+         * interrupt is delivered and clears it, so that it does not reach what the thread runs next, unless the
+         * thread was already interrupted when the task was called (that interrupt is the thread's own), or a task
+         * this one runs nested in still has an interrupt of its own cancellation to see. Such an interrupt is set
+         * again also if this task consumed it: it came while this task ran (after this task read the
+         * {@code enclosingInterruptedBefore} tasks it runs nested in that had been interrupted), or it was pending
+         * when this task was called.
+         */
+        private void returned(Member<?> enclosing, boolean interruptedBefore, int enclosingInterruptedBefore) {
+            boolean interruptedByOwnCancellation = !TASK_STATE.compareAndSet(this, CALLED, RETURNED);
+            if (interruptedByOwnCancellation) {
+                while ((int) TASK_STATE.getVolatile(this) == INTERRUPTING) {
+                    Thread.yield(); // the canceller is between its claim and the interrupt: a few instructions
+                }
             }
-            if (!interruptedBefore) {
+            if (enclosing != null) {
+                outer = null; // keeps no task of another group reachable from this one's round
+                if (enclosing.cancellationInterrupts(true) > enclosingInterruptedBefore
+                        || interruptedBefore && enclosingInterruptedBefore > 0) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            if (interruptedByOwnCancellation && !interruptedBefore) {
                 Thread.interrupted();
             }
+        }
+
+        /**
+         * How many of this task and the tasks it runs nested in a cancellation has interrupted, counting those it is
+         * interrupting if {@code orBeing}; called by a task nested in this one, on the same thread.
+         */
+        private int cancellationInterrupts(boolean orBeing) {
+            int n = 0;
+            for (Member<?> m = this; m != null; m = m.outer) {
+                int state = (int) TASK_STATE.getVolatile(m);
+                if (state == INTERRUPTED || orBeing && state == INTERRUPTING) {
+                    n++;
+                }
+            }
+            return n;
         }
 
         /**
@@ -762,6 +856,12 @@ public final class TaskGroup<T> implements AutoCloseable {
                     TASK_STATE.setVolatile(this, INTERRUPTED);
                 }
             }
+        }
+
+        /** What a thread is calling; see {@link #CALLING}. */
+        private static final class Calling {
+            /** The member whose task the thread is calling, the innermost if several are nested; null if none. */
+            Member<?> member;
         }
 
         /**
