@@ -351,6 +351,105 @@ class TaskGroupFrayTest {
     }
 
     /**
+     * A task run nested in another one's call on its thread (here inline in its go, by an executor of another
+     * group) shares its interrupt status: whenever the cancellations of both groups come, and although the
+     * nested task consumes its interrupt, the enclosing task, cancelled while it runs, is interrupted when it
+     * goes on, and no cancellation's interrupt outlives the enclosing task in its runner.
+     */
+    @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aNestedTaskKeepsTheInterruptOfItsEnclosingTasksCancellation() throws Exception {
+        aNestedTaskKeepsTheInterruptOfItsEnclosingTasksCancellationScenario();
+    }
+
+    /**
+     * The schedule in which aNestedTaskKeepsTheInterruptOfItsEnclosingTasksCancellation failed on the code before
+     * the fix (iteration 15): the nested task's return cleared the interrupt the enclosing task was sent.
+     */
+    @FrayTest(replay = "classpath:fray-recordings/TaskGroupFrayTest/aNestedTaskKeepsTheInterruptOfItsEnclosingTasksCancellation",
+            resetClassLoaderPerIteration = false, systemTimeDelegateType = SystemTimeDelegateType.MOCK,
+            ignoreTimedBlock = false, scheduler = RandomScheduler.class)
+    void aNestedTaskKeepsTheInterruptOfItsEnclosingTasksCancellationReplay() throws Exception {
+        aNestedTaskKeepsTheInterruptOfItsEnclosingTasksCancellationScenario();
+    }
+
+    private void aNestedTaskKeepsTheInterruptOfItsEnclosingTasksCancellationScenario() throws Exception {
+        ConcurrentLinkedQueue<Runnable> queued = new ConcurrentLinkedQueue<>();
+        TaskGroup<String> outerGroup = TaskGroup.create(-1, queued::add);
+        TaskGroup<String> innerGroup = TaskGroup.create(-1, Runnable::run);
+        AtomicBoolean outerGroupCancelled = new AtomicBoolean();
+        AtomicReference<Boolean> outerSawInterrupt = new AtomicReference<>();
+        Future<String> outer = outerGroup.go(() -> {
+            innerGroup.go(() -> {
+                Thread.yield();
+                Thread.interrupted(); // as a blocking call's InterruptedException, caught
+                return "inner";
+            });
+            while (!outerGroupCancelled.get()) {
+                Thread.yield(); // without looking at the interrupt status
+            }
+            outerSawInterrupt.set(Thread.interrupted());
+            return "outer";
+        });
+        Runnable member = queued.remove();
+        AtomicBoolean leaked = new AtomicBoolean();
+        Thread runner = start("runner", () -> {
+            member.run();
+            leaked.set(Thread.interrupted());
+        });
+        Thread outerCanceller = start("outer group canceller", () -> {
+            outerGroup.cancel();
+            outerGroupCancelled.set(true);
+        });
+        Thread innerCanceller = start("inner group canceller", innerGroup::cancel);
+        join(runner, outerCanceller, innerCanceller);
+        assertTrue(outer.isCancelled());
+        assertTrue(outerSawInterrupt.get() == null || outerSawInterrupt.get(),
+                "the enclosing task, cancelled while it ran, lost its interrupt to the task nested in it");
+        assertFalse(leaked.get(), "a cancellation's interrupt leaked past the task into its runner");
+    }
+
+    /**
+     * The interrupt of the cancellation of a nested task alone (its group's or its Future's, whenever they come)
+     * is cleared when it returns: the enclosing task, not cancelled, never sees it.
+     */
+    @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aNestedTasksOwnCancellationDoesNotReachItsEnclosingTask() throws Exception {
+        ConcurrentLinkedQueue<Runnable> queued = new ConcurrentLinkedQueue<>();
+        TaskGroup<String> outerGroup = TaskGroup.create(-1, queued::add);
+        TaskGroup<String> innerGroup = TaskGroup.create(-1, queued::add);
+        AtomicReference<Future<String>> inner = new AtomicReference<>();
+        AtomicBoolean outerSawInterrupt = new AtomicBoolean();
+        outerGroup.go(() -> {
+            inner.set(innerGroup.go(() -> {
+                Thread.yield();
+                return "inner";
+            }));
+            Runnable nested = queued.poll(); // none if the inner group was cancelled before the go
+            if (nested != null) {
+                nested.run(); // on this thread, as a ForkJoinPool worker that helps
+            }
+            outerSawInterrupt.set(Thread.currentThread().isInterrupted());
+            return "outer";
+        });
+        Runnable member = queued.remove();
+        Thread runner = start("runner", member::run);
+        Thread groupCanceller = start("inner group canceller", innerGroup::cancel);
+        Thread futureCanceller = start("nested Future canceller", () -> {
+            while (inner.get() == null) {
+                Thread.yield();
+            }
+            inner.get().cancel(true);
+        });
+        join(runner, groupCanceller, futureCanceller);
+        assertFalse(outerSawInterrupt.get(), "the nested task's cancellation reached the task it ran nested in");
+        assertEquals(List.of("outer"), outerGroup.await());
+    }
+
+    /**
      * The first task to fail cancels the group: the other running task is interrupted, a blocked submitter is
      * let go, and await throws an ExecutionException whose cause is that first failure.
      */
