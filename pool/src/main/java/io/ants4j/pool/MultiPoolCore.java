@@ -8,6 +8,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 
 /**
  * The machinery shared by {@link MultiPool} and {@link MultiPoolWithFunc} (ants' {@code MultiPool} and
@@ -23,6 +24,15 @@ import java.util.function.Consumer;
  * {@code <name>-<i>}. The sub-pools are all bounded or all unlimited ({@code sizePerPool <= 0}, as ants allows):
  * they share one size, and {@code tune} leaves unlimited ones alone. {@link #cap} and {@link #free} are then -1,
  * else sums taken in a {@code long} and saturated at {@code Integer.MAX_VALUE}.
+ *
+ * <p>Counts. Every count of the multi-pool ({@link #running}, {@link #waiting}, {@link #idle}, {@link #cap},
+ * {@link #free}) is a sum read with every sub-pool's lock held, taken in index order, so it is the value at one
+ * instant, as {@code WorkerPool} promises. A sum read part by part adds counts of different moments: it could
+ * read no worker running while a worker of sub-pool 1 retired and one of sub-pool 0 started, though one or two
+ * ran throughout; and the idle count found the one worker both in the shared lane and, withdrawn from it
+ * meanwhile, on its idle queue (review 5).
+ * Reading the counts is a monitoring matter: it never runs on the submit path, and holds each lock for a few
+ * reads. No other path holds two sub-pools' locks, so the order rules out deadlock.
  *
  * <p>Life cycle. The multi-pool's own open/closed {@link #state} is read without a lock by the submit path;
  * the transitions ({@link #release}, {@link #shutdownNow}, {@link #reboot}, {@link #tune}) walk every sub-pool
@@ -129,77 +139,84 @@ final class MultiPoolCore implements Core {
         return pools[Objects.checkIndex(i, pools.length)];
     }
 
+    /** The sum of the sub-pools' running workers, at one instant ({@link #sum}). */
     @Override
     public int running() {
-        int n = 0;
-        for (PoolCore p : pools) {
-            n += p.running();
-        }
-        return n;
+        return sum(PoolCore::running, false);
     }
 
     int running(int i) {
         return pool(i).running();
     }
 
-    /** The sum of the parts' free slots, saturated at {@code Integer.MAX_VALUE}; -1 if the parts are unlimited. */
+    /**
+     * The sum of the parts' free slots, at one instant, saturated at {@code Integer.MAX_VALUE}; -1 if the parts
+     * are unlimited.
+     */
     @Override
     public int free() {
-        long n = 0L;
-        for (PoolCore p : pools) {
-            int f = p.free();
-            if (f < 0) {
-                return -1;
-            }
-            n += f;
-        }
-        return saturated(n);
+        return sum(PoolCore::freeLocked, false);
     }
 
     int free(int i) {
         return pool(i).free();
     }
 
+    /** The sum of the sub-pools' waiting submitters, at one instant. */
     @Override
     public int waiting() {
-        int n = 0;
-        for (PoolCore p : pools) {
-            n += p.waiting();
-        }
-        return n;
+        return sum(PoolCore::waiting, false);
     }
 
     int waiting(int i) {
         return pool(i).waiting();
     }
 
-    /** The sum of the parts' capacities, saturated at {@code Integer.MAX_VALUE}; -1 if the parts are unlimited. */
+    /**
+     * The sum of the parts' capacities, at one instant, saturated at {@code Integer.MAX_VALUE}; -1 if the parts
+     * are unlimited.
+     */
     @Override
     public int cap() {
-        long n = 0L;
-        for (PoolCore p : pools) {
-            int c = p.cap();
-            if (c < 0) {
-                return -1;
-            }
-            n += c;
-        }
-        return saturated(n);
+        return sum(PoolCore::cap, false);
     }
 
-    /** A sum of at most {@code pools.length} non-negative {@code int}s (it fits a {@code long}), as an {@code int}. */
-    private static int saturated(long sum) {
-        return (int) Math.min(sum, Integer.MAX_VALUE);
-    }
-
-    /** The idle workers of every sub-pool, and the one spinning in the shared lane. */
+    /** The idle workers of every sub-pool's queue and the one idle in the shared lane, at one instant. */
     @Override
     public int idle() {
-        int n = lane.hasSpinner() ? 1 : 0;
-        for (PoolCore p : pools) {
-            n += p.queued();
+        return sum(PoolCore::queuedLocked, true);
+    }
+
+    /**
+     * Sums {@code count} over the sub-pools, and with {@code withLane} the worker idle in the shared lane, with
+     * every sub-pool's lock held, so that the sum is the value at one instant: the sub-pools' counts change only
+     * under their locks, and a worker goes from the lane to its idle queue under its sub-pool's lock. The locks
+     * are taken in index order; nothing else holds two sub-pools' locks at once, so this cannot deadlock.
+     *
+     * @return the sum, saturated at {@code Integer.MAX_VALUE} (it is taken in a {@code long}); -1 if a
+     *         sub-pool's count is -1 (unlimited)
+     */
+    private int sum(ToIntFunction<PoolCore> count, boolean withLane) {
+        int locked = 0;
+        try {
+            long n = 0L;
+            boolean unlimited = false;
+            for (PoolCore p : pools) {
+                p.lockCounts();
+                locked++;
+                int c = count.applyAsInt(p);
+                unlimited |= c < 0;
+                n += c;
+            }
+            if (withLane) {
+                n += lane.idleWorkers();
+            }
+            return unlimited ? -1 : (int) Math.min(n, Integer.MAX_VALUE);
+        } finally {
+            while (locked > 0) {
+                pools[--locked].unlockCounts();
+            }
         }
-        return n;
     }
 
     @Override

@@ -30,7 +30,9 @@ import org.agrona.concurrent.SystemNanoClock;
  *     (submitters waiting for a worker, first come, first served), the counts {@link #running} and
  *     {@link #waiting}, the {@link #capacity} changes and the open/closed {@link #state}. The counts are
  *     volatile so the public getters, the fast path and a spinning worker read them without the lock, but
- *     they change only under it. A {@link Cond} hangs on the lock,
+ *     they change only under it. A getter that combines two values reads them under the lock, so that it
+ *     gives the value of one instant: {@link #free} (capacity and count), {@link #idle} (the idle queue and the
+ *     lane, see below); a multi-pool holds all its sub-pools' locks to sum their counts. A {@link Cond} hangs on the lock,
  *     {@link #termination}, for threads waiting for the pool to terminate. A {@code SpinLock} and not a
  *     {@code Mutex}: every section is a few dozen instructions that never block, so a thread that misses
  *     should retry, not pay a park and an unpark; side by side, a {@code Mutex} here was no faster on
@@ -42,7 +44,12 @@ import org.agrona.concurrent.SystemNanoClock;
  *     tuned-down capacity, so the paths below keep their meaning; a submitter about to wait first tries the
  *     lane once more. A worker already spinning when {@code tune} lowers the capacity is an idle worker like
  *     one on the queue, which a submitter takes whatever the capacity (as ants' {@code retrieveWorker}
- *     does): it may run one more task, and revert retires it after that.</li>
+ *     does): it may run one more task, and revert retires it after that. A worker that spins in vain withdraws
+ *     ({@link SpinningWorkers#WITHDRAWING}: no payload can reach it, and it still holds the lane) and frees the
+ *     lane in its revert, under the lock, so that {@link #idle}, read under the lock, counts it once: in the
+ *     lane or on the queue. Were it to leave the lane first and take the lock after, a reader between the two
+ *     would miss it, and one reading the lane before and the queue after (a multi-pool's sub-pools) would count
+ *     it twice.</li>
  * <li><b>Submit</b> ({@link #dispatch}, ants' {@code retrieveWorker}): under the lock, if nobody waits, take
  *     the most recently idle worker; else, if {@code running < capacity}, count the new worker <em>under the
  *     lock</em> (so concurrent submitters can never start more than {@code capacity} workers: ants #374, fixed
@@ -322,9 +329,22 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         return capacity;
     }
 
-    /** {@code -1} only when unlimited; 0, not negative, while running above a tuned-down capacity. */
+    /**
+     * {@code -1} only when unlimited; 0, not negative, while running above a tuned-down capacity. Under the lock,
+     * so that capacity and count are read at one instant ({@code tune} changes both).
+     */
     @Override
     public int free() {
+        lock.lock();
+        try {
+            return freeLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@link #free()}, lock held. */
+    int freeLocked() {
         int c = capacity;
         return c < 0 ? -1 : Math.max(0, c - running);
     }
@@ -338,16 +358,43 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     int queued() {
         lock.lock();
         try {
-            return workers.len();
+            return queuedLocked();
         } finally {
             lock.unlock();
         }
     }
 
-    /** The queued idle workers, and the worker spinning in the lane, free for a payload. */
+    /** {@link #queued()}, lock held. */
+    int queuedLocked() {
+        return workers.len();
+    }
+
+    /**
+     * The queued idle workers, and the worker idle in the lane, read together under the lock: the queue does
+     * not change meanwhile, and a worker goes from the lane to the queue under it ({@link #revertWorker}), so
+     * none is counted twice or missed.
+     */
     @Override
     public int idle() {
-        return queued() + (lane.hasSpinner() ? 1 : 0);
+        lock.lock();
+        try {
+            return workers.len() + lane.idleWorkers();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Takes the pool's lock, for a multi-pool reading the counts of all its sub-pools at one instant (see
+     * {@link MultiPoolCore}: the only place that holds two pools' locks); {@link #unlockCounts} releases it.
+     */
+    void lockCounts() {
+        lock.lock();
+    }
+
+    /** Releases the lock taken by {@link #lockCounts}. */
+    void unlockCounts() {
+        lock.unlock();
     }
 
     @Override
@@ -643,9 +690,10 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     }
 
     /**
-     * The next payload for a worker that has just run one, from the {@linkplain SpinningWorkers fast lane},
-     * or {@link SpinningWorkers#NONE} if it must revert: the lane is skipped when a submitter waits (revert
-     * signals it), when the pool is closed, and above a tuned-down capacity (revert retires the surplus).
+     * The next payload for a worker that has just run one, from the {@linkplain SpinningWorkers fast lane};
+     * {@link SpinningWorkers#NONE} if it must revert; or {@link SpinningWorkers#WITHDRAWING} if it must revert
+     * and its revert must free the lane ({@link #revertWorker}). The lane is skipped when a submitter waits
+     * (revert serves it), when the pool is closed, and above a tuned-down capacity (revert retires the surplus).
      *
      * @param last the payload the worker has just run if it came from the lane, else {@code NONE}
      */
@@ -671,14 +719,21 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
      * tuned-down capacity, or queue full) is retired here, under the lock, so that the next worker finishing
      * sees the lowered count and a tune down retires exactly the surplus.
      *
+     * <p>A worker that has withdrawn from the lane ({@code withdrawing}) is taken out of it in the same critical
+     * section, whatever the outcome (even an exception, or the lock failing), so that {@link #idle} and a
+     * multi-pool's count, read under the lock, find it in the lane or past it, never in both nor in neither.
+     *
+     * @param withdrawing whether the worker holds the lane as {@link SpinningWorkers#WITHDRAWING}
      * @return the payload to run next; {@link SpinningWorkers#NONE} if the worker is on the idle queue and
      *         must wait for one; or {@link Worker#STOP} if it was retired and must end (its count is already
      *         given back)
      */
-    Object revertWorker(Worker w) {
+    Object revertWorker(Worker w, boolean withdrawing) {
         Waiters.Waiter next;
-        lock.lock();
+        boolean locked = false;
         try {
+            lock.lock();
+            locked = true;
             int cap = capacity;
             if (state == CLOSED || (cap >= 0 && running > cap)) {
                 retireLocked(w);
@@ -695,7 +750,12 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             }
             next.grantLocked(Waiters.HANDED);
         } finally {
-            lock.unlock();
+            if (withdrawing) {
+                lane.withdrawn();
+            }
+            if (locked) {
+                lock.unlock();
+            }
         }
         next.wake();
         return next.payload;

@@ -23,12 +23,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  *     {@link #SPINNING}.</li>
  * <li>{@code SPINNING}: the one worker in the lane is free and spins on the slot. A submitter takes it by CAS
  *     from {@code SPINNING} to its payload ({@link #NULL} stands for a {@code null} payload). When its spin
- *     budget is spent the worker withdraws by CAS from {@code SPINNING} to {@code null}; exactly one of the two
- *     CASes wins, so the worker either leaves or has a payload to run, never both or neither.</li>
+ *     budget is spent the worker withdraws by CAS from {@code SPINNING} to {@link #WITHDRAWING}; exactly one of
+ *     the two CASes wins, so the worker either leaves or has a payload to run, never both or neither.</li>
+ * <li>{@code WITHDRAWING}: the worker in the lane has stopped spinning and is on its way to its pool's idle
+ *     queue. It still counts as idle, and is still the one worker in the lane, until its pool, in the critical
+ *     section that queues it (or hands it a waiting submitter's payload, or retires it), stores {@code null}
+ *     ({@link #withdrawn}). So a reader holding that pool's lock sees the worker either here or past the lane,
+ *     never in both places nor in neither: {@link #idleWorkers} read under the locks of every pool sharing the
+ *     lane, with their idle queues, counts each idle worker once. A submitter treats it as {@code null}.</li>
  * <li>anything else: the payload last handed over; the worker (still "hot", in the lane) runs it and then
  *     stores {@code SPINNING} back, or {@code null} when it leaves. A plain release store is enough: no other
  *     thread writes the slot in this state, since a submitter replaces only {@code SPINNING} and an entering
- *     worker only {@code null}.</li>
+ *     worker only {@code null}; nor in {@code WITHDRAWING}, for the same reason.</li>
  * </ul>
  * The slot is {@code null} only while nobody is in the lane, so no second worker can enter while one is in it,
  * and {@code SPINNING} always means that one worker: a constant serves where the worker itself would, and lets
@@ -51,7 +57,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code max(1, CPUs / 2)} workers in the lane (spinning or hot), as Go caps its spinning threads at half the
  * processors; a worker that finds the budget spent parks at once. A worker takes a token of the budget when it
  * enters the lane and keeps it while it stays hot, so the hot path touches no shared counter; it gives the token
- * back when it withdraws or leaves.
+ * back when it withdraws (a withdrawing worker no longer spins) or leaves.
  *
  * <p>Memory effects: the submitter's CAS is a volatile write and the worker reads the slot with acquire, so a
  * submitter's actions before the hand-off happen-before the payload runs.
@@ -77,6 +83,17 @@ final class SpinningWorkers {
         @Override
         public String toString() {
             return "SPINNING";
+        }
+    };
+
+    /**
+     * In the slot: the worker in the lane has withdrawn and not yet reached its pool's idle queue. Also what
+     * {@link #spin} returns to that worker, which then must have its pool call {@link #withdrawn}.
+     */
+    static final Object WITHDRAWING = new Object() {
+        @Override
+        public String toString() {
+            return "WITHDRAWING";
         }
     };
 
@@ -129,7 +146,7 @@ final class SpinningWorkers {
         Object p = payload == null ? NULL : payload;
         Object v = SLOT.compareAndExchange(this, SPINNING, p);
         for (int spins = skips > 0 ? 0 : SUBMITTER_SPINS; v != SPINNING;) {
-            if (v == null) {
+            if (v == null || v == WITHDRAWING) { // nobody in the lane, or nobody coming back to it
                 return false;
             }
             if (--spins < 0) {
@@ -161,13 +178,25 @@ final class SpinningWorkers {
     }
 
     /**
+     * Returns the idle workers in the lane: 1 if one spins or is withdrawing to its idle queue, else 0. Exact
+     * together with the idle queues only if read under the locks of every pool that shares the lane (see
+     * {@link #WITHDRAWING}).
+     */
+    int idleWorkers() {
+        Object v = SLOT.getAcquire(this);
+        return v == SPINNING || v == WITHDRAWING ? 1 : 0;
+    }
+
+    /**
      * Called by a worker that has finished a payload and may take another: spins in the lane for one, and
      * stops as soon as a submitter waits in the worker's own pool (which the worker then serves by reverting).
      *
      * @param last  the payload it has just run if that came from the lane (the worker is hot), else
      *              {@link #NONE}
      * @param owner the worker's pool
-     * @return the next payload; or {@link #NONE}, and then the worker has left the lane
+     * @return the next payload; {@link #NONE} if the worker could not enter the lane; or {@link #WITHDRAWING} if
+     *         it spun in vain and withdrew: it has given back its token but still holds the slot, until its pool
+     *         calls {@link #withdrawn} in the critical section that puts it on the idle queue
      */
     Object spin(Object last, Owner owner) {
         if (last != NONE) {
@@ -185,9 +214,9 @@ final class SpinningWorkers {
             }
             Thread.onSpinWait();
         }
-        if (SLOT.compareAndSet(this, SPINNING, null)) {
+        if (SLOT.compareAndSet(this, SPINNING, WITHDRAWING)) {
             IN_LANES.decrementAndGet();
-            return NONE;
+            return WITHDRAWING;
         }
         Object v = SLOT.getAcquire(this); // a submitter won the race: its payload is there
         return v == NULL ? null : v;
@@ -200,6 +229,15 @@ final class SpinningWorkers {
     void leave() {
         SLOT.setRelease(this, null);
         IN_LANES.decrementAndGet();
+    }
+
+    /**
+     * Called, under its pool's lock, for the worker that {@link #spin} returned {@link #WITHDRAWING} to, in the
+     * critical section that puts it on the idle queue, hands it a waiting submitter's payload or retires it: the
+     * lane is free again. A plain release store: no other thread writes the slot while it is withdrawing.
+     */
+    void withdrawn() {
+        SLOT.setRelease(this, null);
     }
 
     /** Submissions left that skip spinning (for tests). */

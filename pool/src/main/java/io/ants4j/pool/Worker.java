@@ -30,7 +30,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #newThread} asks the pool's factory for it and {@link #start} starts it. The thread loops run, spin
  * for a while in the pool's {@linkplain SpinningWorkers fast lane} (taking payloads there as long as they keep
  * coming), {@link PoolCore#revertWorker revert} (take the payload of the longest waiting submitter, or go
- * back onto the idle queue and wait for the next payload); it ends on {@code STOP}, which revert also returns
+ * back onto the idle queue and wait for the next payload; a worker that withdrew from the lane leaves it in
+ * that revert, under the pool lock); it ends on {@code STOP}, which revert also returns
  * when it refuses the worker (pool closed or above capacity). A worker that leaves the loop while
  * hot in the lane (only an unexpected throwable can make it) gives the lane back first. Its last-used stamp
  * {@link #lastUsed} and its link {@link #nextExited} are written and read only under the pool lock.
@@ -164,12 +165,15 @@ final class Worker implements Runnable {
                     pool.closingTaskEnded(this);
                 }
                 payload = pool.nextFromLane(fromLane);
-                fromLane = payload;
-                if (payload == SpinningWorkers.NONE) {
-                    payload = pool.revertWorker(this); // a waiting submitter's payload, NONE, or STOP
+                if (payload == SpinningWorkers.NONE || payload == SpinningWorkers.WITHDRAWING) {
+                    fromLane = SpinningWorkers.NONE; // revert frees a withdrawing worker's lane on every path
+                    // a waiting submitter's payload, NONE, or STOP
+                    payload = pool.revertWorker(this, payload == SpinningWorkers.WITHDRAWING);
                     if (payload == SpinningWorkers.NONE) {
                         payload = take();
                     }
+                } else {
+                    fromLane = payload;
                 }
             }
             counted = false; // whoever sent STOP, revert included, gave back the worker's count

@@ -10,9 +10,11 @@ import java.util.concurrent.TimeoutException;
  * implement it alike; they differ only in how work is submitted ({@code execute} or {@code invoke}).
  *
  * <p>The counts are instantaneous readings of values other threads change; they are exact at the moment of
- * reading and may be stale right after. {@link #running()} counts live workers, busy or idle (ants' meaning),
- * and never exceeds {@link #cap()} unless the capacity was {@linkplain #tune tuned} down while more workers
- * were alive.
+ * reading and may be stale right after. A count of a multi-pool is the sum over its sub-pools at one instant
+ * (read with every sub-pool's lock held), not sub-pools read at different moments. {@link #running()} counts
+ * live workers, busy or idle (ants' meaning), and never exceeds {@link #cap()} unless the capacity was
+ * {@linkplain #tune tuned} down while more workers were alive. Two calls read two moments: {@code idle()}
+ * then {@code running()} may show more idle workers than running ones if workers retired in between.
  *
  * <p>Submitters that wait for a worker are served first come, first served: a worker that finishes its task,
  * or a worker slot that frees up (a worker retired, the capacity {@linkplain #tune raised}), goes to the
@@ -72,7 +74,9 @@ public interface WorkerPool extends AutoCloseable {
 
     /**
      * Returns the number of workers alive and waiting for a task: {@link #running()} minus the workers busy
-     * with one. A worker that has just finished a task and spins in the pool's fast lane counts as idle.
+     * with one, at the same instant, so never more than that {@code running()}; each idle worker is counted
+     * once. A worker that has just finished a task and spins in the pool's fast lane counts as idle, also while
+     * it goes from the lane back to the idle queue.
      *
      * @return the number of idle workers
      */

@@ -27,11 +27,20 @@ class SpinningWorkersTest {
         assertFalse(lane.hasSpinner());
     }
 
+    /**
+     * A worker that spins out withdraws: it takes no payload and no other worker enters, but it counts as idle in
+     * the lane until its pool has it back ({@code withdrawn}); then the lane is empty.
+     */
     @Test
-    void workerThatSpinsOutLeavesAndLaneIsEmptyAgain() {
+    void workerThatSpinsOutWithdrawsAndLaneIsEmptyOnceItsPoolHasItBack() {
         SpinningWorkers lane = new SpinningWorkers();
-        assertSame(SpinningWorkers.NONE, lane.spin(SpinningWorkers.NONE, NO_WAITERS));
+        assertSame(SpinningWorkers.WITHDRAWING, lane.spin(SpinningWorkers.NONE, NO_WAITERS));
         assertFalse(lane.hasSpinner());
+        assertEquals(1, lane.idleWorkers(), "the withdrawing worker");
+        assertFalse(lane.tryHand("x"));
+        assertSame(SpinningWorkers.NONE, lane.spin(SpinningWorkers.NONE, NO_WAITERS), "a second worker entered");
+        lane.withdrawn();
+        assertEquals(0, lane.idleWorkers());
         assertFalse(lane.tryHand("x"));
     }
 
@@ -50,7 +59,10 @@ class SpinningWorkersTest {
             Object last = SpinningWorkers.NONE;
             while (submitterDone.getCount() > 0 || last != SpinningWorkers.NONE) {
                 Object p = lane.spin(last, NO_WAITERS);
-                if (p == null) {
+                if (p == SpinningWorkers.WITHDRAWING) {
+                    lane.withdrawn(); // as its pool does when it has the worker back
+                    p = SpinningWorkers.NONE;
+                } else if (p == null) {
                     nulls.incrementAndGet();
                 } else if (p != SpinningWorkers.NONE) {
                     received.incrementAndGet((Integer) p);
@@ -251,7 +263,11 @@ class SpinningWorkersTest {
                 assertSame(payload, got.get());
                 return;
             }
-            assertSame(SpinningWorkers.NONE, got.get());
+            if (got.get() == SpinningWorkers.WITHDRAWING) {
+                lane.withdrawn(); // as its pool does when it has the worker back
+            } else {
+                assertSame(SpinningWorkers.NONE, got.get());
+            }
             assertTrue(System.nanoTime() < deadline, "the worker never entered the lane");
         }
     }
