@@ -327,17 +327,16 @@ final class PoolScenarios {
                 s -> s.result = s.executor instanceof Pool p && p.tryExecute(s.task, Duration.ZERO), 1);
         submission(l, "Pool.invokeAll" + x, () -> new PoolState("Pool", w, noPurge()),
                 s -> s.result = s.executor.invokeAll(s.two), 2);
+        submission(l, "Pool.invokeAll(timeout)" + x, () -> new PoolState("Pool", w, noPurge()),
+                s -> s.result = s.executor.invokeAll(s.two, Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), 2);
         waitingSubmission(l, "Pool.execute (waits for a worker)" + x, w, true, s -> s.executor.execute(s.task));
         waitingSubmission(l, "Pool.submit (waits for a worker)" + x, w, true,
                 s -> s.future = s.executor.submit(s.callable));
         waitingSubmission(l, "Pool.tryExecute (waits, times out)" + x, w, false,
                 s -> s.result = s.executor instanceof Pool p && p.tryExecute(s.task, s.shortWait));
-        l.add(Scenario.of("Pool.invokeAny" + x, () -> new PoolState("Pool", w, noPurge()),
-                s -> s.result = s.executor.invokeAny(s.two), (s, thrown) -> {
-                    noneOrOutOfMemory(thrown);
-                    check(thrown != null || s.result == s, "invokeAny returned " + s.result);
-                    poolWorks(s);
-                }));
+        invokeAny(l, "Pool.invokeAny" + x, w, s -> s.result = s.executor.invokeAny(s.two));
+        invokeAny(l, "Pool.invokeAny(timeout)" + x, w,
+                s -> s.result = s.executor.invokeAny(s.two, Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
         l.add(Scenario.of("Pool.tune" + x, () -> new PoolState("Pool", w, noPurge()).full().withBlockedSubmitter(),
                 s -> s.pool.tune(CAP + 1), (s, thrown) -> {
                     noneOrOutOfMemory(thrown);
@@ -367,6 +366,15 @@ final class PoolScenarios {
                     noneOrOutOfMemory(thrown);
                     poolWorks(s);
                 }));
+    }
+
+    /** {@code invokeAny} of two tasks on a {@link Pool}: it returns a task's result, and the pool works. */
+    private static void invokeAny(List<Scenario<?>> l, String name, Workers w, Scenario.Operation<PoolState> op) {
+        l.add(Scenario.of(name, () -> new PoolState("Pool", w, noPurge()), op, (s, thrown) -> {
+            noneOrOutOfMemory(thrown);
+            check(thrown != null || s.result == s, "invokeAny returned " + s.result);
+            poolWorks(s);
+        }));
     }
 
     /** release, shutdown, shutdownNow, close, reboot and awaitTermination of a pool of {@code kind}. */
