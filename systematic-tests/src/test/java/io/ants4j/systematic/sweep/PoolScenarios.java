@@ -4,6 +4,7 @@ import static io.ants4j.systematic.sweep.Probe.check;
 import static io.ants4j.systematic.sweep.Probe.noneOrOutOfMemory;
 import static io.ants4j.systematic.sweep.Probe.until;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.ants4j.pool.LoadBalancing;
 import io.ants4j.pool.MultiPool;
 import io.ants4j.pool.MultiPoolWithFunc;
@@ -12,6 +13,11 @@ import io.ants4j.pool.PoolClosedException;
 import io.ants4j.pool.PoolOptions;
 import io.ants4j.pool.PoolWithFunc;
 import io.ants4j.pool.WorkerPool;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +40,8 @@ final class PoolScenarios {
     private static final int CAP = 2;
     /** A purger period short enough to purge within a held run; the ticker runs ten times as often. */
     private static final Duration SHORT_EXPIRY = Duration.ofMillis(50);
+    /** The name of the pools {@code Pool.newPool} makes: their threads are found by it. */
+    private static final String NEW_POOL = "sweep-new-pool";
     private static final Consumer<Object> RUN = o -> ((Runnable) o).run();
 
     private PoolScenarios() {
@@ -218,6 +226,32 @@ final class PoolScenarios {
         }
     }
 
+    /** The options of a pool to be made, and the pool once made. */
+    static final class NewPool {
+        /** The default (virtual) workers; the purger's period short, so that it runs within a check. */
+        final PoolOptions options = PoolOptions.builder().name(NEW_POOL).expiryDuration(SHORT_EXPIRY).build();
+        volatile Pool made;
+    }
+
+    /** The purger and ticker of pools named {@link #NEW_POOL} that run: one line each of a thread dump. */
+    static List<String> backgroundThreads() {
+        try {
+            Path dump = Files.createTempDirectory("sweep-threads").resolve("threads.txt");
+            try {
+                // virtual threads too: Thread.getAllStackTraces lists the platform threads only
+                ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                        .dumpThreads(dump.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
+                return Files.readAllLines(dump).stream().filter(line -> line.contains('"' + NEW_POOL + "-purger\"")
+                        || line.contains('"' + NEW_POOL + "-ticker\"")).toList();
+            } finally {
+                Files.deleteIfExists(dump);
+                Files.deleteIfExists(dump.getParent());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /**
      * The pool is open, within its capacity, with nobody waiting; it runs a new task; then it shuts down and
      * terminates (every thread ends).
@@ -347,6 +381,20 @@ final class PoolScenarios {
                     poolWorks(s);
                 }));
         lifeCycle(l, "Pool", w);
+        if (w == Workers.VIRTUAL) { // a pool of the user's threads starts its purger and ticker with its first worker
+            l.add(Scenario.of("Pool.newPool", NewPool::new, s -> s.made = Pool.newPool(CAP, s.options),
+                    (s, thrown) -> {
+                        noneOrOutOfMemory(thrown);
+                        if (s.made != null) {
+                            s.made.release();
+                            check(s.made.awaitTermination(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                                    "the new pool does not terminate: " + s.made);
+                        }
+                        until(() -> "no thread of the pool runs after newPool " + (thrown == null ? "returned"
+                                : "threw " + thrown) + ": " + backgroundThreads(),
+                                () -> backgroundThreads().isEmpty());
+                    }));
+        }
         l.add(Scenario.held("Pool.purge" + x, () -> {
             PoolState s = new PoolState("Pool", w, SHORT_EXPIRY).withIdleWorker();
             s.full();
