@@ -4,6 +4,7 @@ import static io.ants4j.systematic.sweep.Probe.check;
 import static io.ants4j.systematic.sweep.Probe.noneOrOutOfMemory;
 import static io.ants4j.systematic.sweep.Probe.until;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.ants4j.pool.LoadBalancing;
 import io.ants4j.pool.MultiPool;
 import io.ants4j.pool.MultiPoolWithFunc;
@@ -12,6 +13,11 @@ import io.ants4j.pool.PoolClosedException;
 import io.ants4j.pool.PoolOptions;
 import io.ants4j.pool.PoolWithFunc;
 import io.ants4j.pool.WorkerPool;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +40,8 @@ final class PoolScenarios {
     private static final int CAP = 2;
     /** A purger period short enough to purge within a held run; the ticker runs ten times as often. */
     private static final Duration SHORT_EXPIRY = Duration.ofMillis(50);
+    /** The name of the pools {@code Pool.newPool} makes: their threads are found by it. */
+    private static final String NEW_POOL = "sweep-new-pool";
     private static final Consumer<Object> RUN = o -> ((Runnable) o).run();
 
     private PoolScenarios() {
@@ -218,6 +226,32 @@ final class PoolScenarios {
         }
     }
 
+    /** The options of a pool to be made, and the pool once made. */
+    static final class NewPool {
+        /** The default (virtual) workers; the purger's period short, so that it runs within a check. */
+        final PoolOptions options = PoolOptions.builder().name(NEW_POOL).expiryDuration(SHORT_EXPIRY).build();
+        volatile Pool made;
+    }
+
+    /** The purger and ticker of pools named {@link #NEW_POOL} that run: one line each of a thread dump. */
+    static List<String> backgroundThreads() {
+        try {
+            Path dump = Files.createTempDirectory("sweep-threads").resolve("threads.txt");
+            try {
+                // virtual threads too: Thread.getAllStackTraces lists the platform threads only
+                ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                        .dumpThreads(dump.toString(), HotSpotDiagnosticMXBean.ThreadDumpFormat.TEXT_PLAIN);
+                return Files.readAllLines(dump).stream().filter(line -> line.contains('"' + NEW_POOL + "-purger\"")
+                        || line.contains('"' + NEW_POOL + "-ticker\"")).toList();
+            } finally {
+                Files.deleteIfExists(dump);
+                Files.deleteIfExists(dump.getParent());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /**
      * The pool is open, within its capacity, with nobody waiting; it runs a new task; then it shuts down and
      * terminates (every thread ends).
@@ -327,17 +361,16 @@ final class PoolScenarios {
                 s -> s.result = s.executor instanceof Pool p && p.tryExecute(s.task, Duration.ZERO), 1);
         submission(l, "Pool.invokeAll" + x, () -> new PoolState("Pool", w, noPurge()),
                 s -> s.result = s.executor.invokeAll(s.two), 2);
+        submission(l, "Pool.invokeAll(timeout)" + x, () -> new PoolState("Pool", w, noPurge()),
+                s -> s.result = s.executor.invokeAll(s.two, Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), 2);
         waitingSubmission(l, "Pool.execute (waits for a worker)" + x, w, true, s -> s.executor.execute(s.task));
         waitingSubmission(l, "Pool.submit (waits for a worker)" + x, w, true,
                 s -> s.future = s.executor.submit(s.callable));
         waitingSubmission(l, "Pool.tryExecute (waits, times out)" + x, w, false,
                 s -> s.result = s.executor instanceof Pool p && p.tryExecute(s.task, s.shortWait));
-        l.add(Scenario.of("Pool.invokeAny" + x, () -> new PoolState("Pool", w, noPurge()),
-                s -> s.result = s.executor.invokeAny(s.two), (s, thrown) -> {
-                    noneOrOutOfMemory(thrown);
-                    check(thrown != null || s.result == s, "invokeAny returned " + s.result);
-                    poolWorks(s);
-                }));
+        invokeAny(l, "Pool.invokeAny" + x, w, s -> s.result = s.executor.invokeAny(s.two));
+        invokeAny(l, "Pool.invokeAny(timeout)" + x, w,
+                s -> s.result = s.executor.invokeAny(s.two, Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
         l.add(Scenario.of("Pool.tune" + x, () -> new PoolState("Pool", w, noPurge()).full().withBlockedSubmitter(),
                 s -> s.pool.tune(CAP + 1), (s, thrown) -> {
                     noneOrOutOfMemory(thrown);
@@ -348,6 +381,20 @@ final class PoolScenarios {
                     poolWorks(s);
                 }));
         lifeCycle(l, "Pool", w);
+        if (w == Workers.VIRTUAL) { // a pool of the user's threads starts its purger and ticker with its first worker
+            l.add(Scenario.of("Pool.newPool", NewPool::new, s -> s.made = Pool.newPool(CAP, s.options),
+                    (s, thrown) -> {
+                        noneOrOutOfMemory(thrown);
+                        if (s.made != null) {
+                            s.made.release();
+                            check(s.made.awaitTermination(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                                    "the new pool does not terminate: " + s.made);
+                        }
+                        until(() -> "no thread of the pool runs after newPool " + (thrown == null ? "returned"
+                                : "threw " + thrown) + ": " + backgroundThreads(),
+                                () -> backgroundThreads().isEmpty());
+                    }));
+        }
         l.add(Scenario.held("Pool.purge" + x, () -> {
             PoolState s = new PoolState("Pool", w, SHORT_EXPIRY).withIdleWorker();
             s.full();
@@ -367,6 +414,15 @@ final class PoolScenarios {
                     noneOrOutOfMemory(thrown);
                     poolWorks(s);
                 }));
+    }
+
+    /** {@code invokeAny} of two tasks on a {@link Pool}: it returns a task's result, and the pool works. */
+    private static void invokeAny(List<Scenario<?>> l, String name, Workers w, Scenario.Operation<PoolState> op) {
+        l.add(Scenario.of(name, () -> new PoolState("Pool", w, noPurge()), op, (s, thrown) -> {
+            noneOrOutOfMemory(thrown);
+            check(thrown != null || s.result == s, "invokeAny returned " + s.result);
+            poolWorks(s);
+        }));
     }
 
     /** release, shutdown, shutdownNow, close, reboot and awaitTermination of a pool of {@code kind}. */

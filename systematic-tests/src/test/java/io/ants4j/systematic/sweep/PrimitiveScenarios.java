@@ -15,6 +15,7 @@ import io.ants4j.primitives.WeightedSemaphore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -35,6 +36,20 @@ final class PrimitiveScenarios {
 
     private PrimitiveScenarios() {
     }
+
+    /** An operation that waits, on a {@code T}, as a value: the scenarios of each kind of wait are one loop. */
+    @FunctionalInterface
+    private interface Wait<T> {
+        void run(T target) throws InterruptedException;
+    }
+
+    /** A wait and the name of its scenario. */
+    private record Named<T>(String name, Wait<T> action) {
+    }
+
+    /** The acquisitions of a {@link Lock} that wait until it is free. */
+    private static final List<Named<Lock>> LOCK_WAITS = List.of(new Named<Lock>("lock", Lock::lock),
+            new Named<Lock>("lockInterruptibly", Lock::lockInterruptibly));
 
     static List<Scenario<?>> all() {
         List<Scenario<?>> l = new ArrayList<>();
@@ -86,22 +101,16 @@ final class PrimitiveScenarios {
     }
 
     private static void mutex(List<Scenario<?>> l) {
-        l.add(Scenario.of("Mutex.lock", () -> {
-            Held<Mutex> h = mutexWithWaiter();
-            h.helper = Probe.whenOperationParks("unlocker", h.lock::unlock);
-            return h;
-        }, h -> {
-            h.lock.lock();
-            h.lock.unlock();
-        }, PrimitiveScenarios::mutexReleasedByHelper));
-        l.add(Scenario.of("Mutex.lockInterruptibly", () -> {
-            Held<Mutex> h = mutexWithWaiter();
-            h.helper = Probe.whenOperationParks("unlocker", h.lock::unlock);
-            return h;
-        }, h -> {
-            h.lock.lockInterruptibly();
-            h.lock.unlock();
-        }, PrimitiveScenarios::mutexReleasedByHelper));
+        for (Named<Lock> acquire : LOCK_WAITS) {
+            l.add(Scenario.of("Mutex." + acquire.name(), () -> {
+                Held<Mutex> h = mutexWithWaiter();
+                h.helper = Probe.whenOperationParks("unlocker", h.lock::unlock);
+                return h;
+            }, h -> {
+                acquire.action().run(h.lock);
+                h.lock.unlock();
+            }, PrimitiveScenarios::mutexReleasedByHelper));
+        }
         l.add(Scenario.of("Mutex.tryLock(timeout)", PrimitiveScenarios::mutexWithWaiter, h -> {
             h.result = h.lock.tryLock(SHORT_MILLIS, TimeUnit.MILLISECONDS);
         }, (h, thrown) -> {
@@ -156,19 +165,31 @@ final class PrimitiveScenarios {
         rw.writeLock().unlock();
     }
 
+    private static void rwReleasedByHelper(Held<RWMutex> h, Throwable thrown) throws Exception {
+        noneOrOutOfMemory(thrown);
+        h.helper.join();
+        rwWorks(h.lock);
+    }
+
     private static void rwMutex(List<Scenario<?>> l) {
-        l.add(Scenario.of("RWMutex.readLock.lock", () -> {
-            Held<RWMutex> h = writeLocked();
-            h.helper = Probe.whenOperationParks("unlocker", h.lock.writeLock()::unlock);
-            return h;
-        }, h -> {
-            h.lock.readLock().lock();
-            h.lock.readLock().unlock();
-        }, (h, thrown) -> {
-            noneOrOutOfMemory(thrown);
-            h.helper.join();
-            rwWorks(h.lock);
-        }));
+        for (Named<Lock> acquire : LOCK_WAITS) {
+            l.add(Scenario.of("RWMutex.readLock." + acquire.name(), () -> {
+                Held<RWMutex> h = writeLocked();
+                h.helper = Probe.whenOperationParks("unlocker", h.lock.writeLock()::unlock);
+                return h;
+            }, h -> {
+                acquire.action().run(h.lock.readLock());
+                h.lock.readLock().unlock();
+            }, PrimitiveScenarios::rwReleasedByHelper));
+            l.add(Scenario.of("RWMutex.writeLock." + acquire.name(), () -> {
+                Held<RWMutex> h = readLocked();
+                h.helper = Probe.whenOperationParks("unlocker", h.lock.readLock()::unlock);
+                return h;
+            }, h -> {
+                acquire.action().run(h.lock.writeLock());
+                h.lock.writeLock().unlock();
+            }, PrimitiveScenarios::rwReleasedByHelper));
+        }
         l.add(Scenario.of("RWMutex.readLock.tryLock(timeout)", PrimitiveScenarios::writeLocked, h -> {
             h.result = h.lock.readLock().tryLock(SHORT_MILLIS, TimeUnit.MILLISECONDS);
         }, (h, thrown) -> {
@@ -176,18 +197,6 @@ final class PrimitiveScenarios {
             check(!h.result, "a reader got in past the writer");
             check(h.lock.readers() == 0, "a reader is left counted: " + h.lock);
             h.lock.writeLock().unlock();
-            rwWorks(h.lock);
-        }));
-        l.add(Scenario.of("RWMutex.writeLock.lock", () -> {
-            Held<RWMutex> h = readLocked();
-            h.helper = Probe.whenOperationParks("unlocker", h.lock.readLock()::unlock);
-            return h;
-        }, h -> {
-            h.lock.writeLock().lock();
-            h.lock.writeLock().unlock();
-        }, (h, thrown) -> {
-            noneOrOutOfMemory(thrown);
-            h.helper.join();
             rwWorks(h.lock);
         }));
         l.add(Scenario.of("RWMutex.writeLock.tryLock(timeout)", PrimitiveScenarios::readLocked, h -> {
@@ -220,13 +229,15 @@ final class PrimitiveScenarios {
     }
 
     private static void spinLock(List<Scenario<?>> l) {
-        l.add(Scenario.of("SpinLock.lock", () -> new Held<>(new SpinLock()), h -> {
-            h.lock.lock();
-            h.lock.unlock();
-        }, (h, thrown) -> {
-            noneOrOutOfMemory(thrown);
-            lockWorks(h.lock);
-        }));
+        for (Named<Lock> acquire : LOCK_WAITS) {
+            l.add(Scenario.of("SpinLock." + acquire.name(), () -> new Held<>(new SpinLock()), h -> {
+                acquire.action().run(h.lock);
+                h.lock.unlock();
+            }, (h, thrown) -> {
+                noneOrOutOfMemory(thrown);
+                lockWorks(h.lock);
+            }));
+        }
         l.add(Scenario.of("SpinLock.tryLock(timeout)", () -> {
             Held<SpinLock> h = new Held<>(new SpinLock());
             h.lock.lock();
@@ -411,16 +422,23 @@ final class PrimitiveScenarios {
             check(g.result, "the waiter was not released: " + g.group);
             groupWorks(g.group);
         }));
-        l.add(Scenario.of("WaitGroup.await", () -> {
-            GroupState g = new GroupState();
-            g.group.add(1);
-            g.helper = Probe.whenOperationParks("done", g.group::done);
-            return g;
-        }, g -> g.group.await(), (g, thrown) -> {
-            noneOrOutOfMemory(thrown);
-            g.helper.join();
-            groupWorks(g.group);
-        }));
+        for (Named<WaitGroup> await : List.of(new Named<WaitGroup>("await", WaitGroup::await),
+                new Named<WaitGroup>("awaitUninterruptibly", WaitGroup::awaitUninterruptibly))) {
+            l.add(Scenario.of("WaitGroup." + await.name(), () -> {
+                GroupState g = new GroupState();
+                g.group.add(1);
+                g.helper = Probe.onlyIfOperationParks("done", g.group::done);
+                return g;
+            }, g -> await.action().run(g.group), (g, thrown) -> {
+                noneOrOutOfMemory(thrown);
+                g.helper.join();
+                if (!g.helper.acted()) { // it threw before it waited: the round's end has not hidden a leftover
+                    check(g.group.toString().endsWith("[count=1, waiters=0]"), "after the call: " + g.group);
+                    g.group.done();
+                }
+                groupWorks(g.group);
+            }));
+        }
         l.add(Scenario.of("WaitGroup.await(timeout)", () -> {
             GroupState g = new GroupState();
             g.group.add(1);
@@ -573,6 +591,10 @@ final class PrimitiveScenarios {
         volatile Future<Object> future;
         volatile Optional<Future<Object>> tried;
         volatile List<Object> results;
+        /** A thread blocked in {@code go}; see {@link #withBlockedSubmitter}. */
+        Probe.Helper submitter;
+        /** What the blocked submitter's {@code go} threw once let in: it may run on the exhausted heap. */
+        volatile OutOfMemoryError submitterFailed;
         /** Tasks after the first run in the caller's thread (the failing task); see {@link #inlineAfterFirst}. */
         final AtomicInteger executed = new AtomicInteger();
 
@@ -596,6 +618,23 @@ final class PrimitiveScenarios {
                 return result;
             });
             until("the long task runs", () -> started.getCount() == 0);
+            return this;
+        }
+
+        /**
+         * Starts a thread whose {@code go} blocks (the limit is zero) and keeps its Future in {@link #future}, or
+         * the {@link OutOfMemoryError} its {@code go} threw in {@link #submitterFailed}.
+         */
+        TaskState withBlockedSubmitter() {
+            Callable<Object> task = this::quick;
+            submitter = Probe.start("submitter", () -> {
+                try {
+                    future = group.go(task);
+                } catch (OutOfMemoryError e) {
+                    submitterFailed = e;
+                }
+            });
+            until("the submitter waits", () -> submitter.thread().getState() == Thread.State.WAITING);
             return this;
         }
 
@@ -633,6 +672,28 @@ final class PrimitiveScenarios {
         closes(t.group);
     }
 
+    /**
+     * After {@code setLimit(1)} let a blocked submitter in: its task ran, or its {@code go} ran out of memory and
+     * left no slot taken; either way the group works.
+     */
+    private static void submitterLetIn(TaskState t, Throwable thrown) throws Exception {
+        noneOrOutOfMemory(thrown);
+        if (thrown != null && t.submitter.thread().isAlive()) {
+            t.group.setLimit(-1); // a negative limit may be set while a task is active
+        }
+        t.submitter.join();
+        if (t.submitterFailed != null) {
+            check(t.future == null, "go threw and returned a Future");
+        } else {
+            until(() -> "the submitter's task is done (" + t.group + ")", () -> t.future.isDone());
+            check(t.future.get() == t.result, "the submitter's task: " + t.future);
+        }
+        // a done Future holds no slot; a go that threw took none (else the next go would wait for good)
+        until(() -> "no slot is taken" + (t.submitterFailed == null ? "" : " after go threw "
+                + t.submitterFailed) + ": " + t.group, () -> t.group.toString().endsWith("running=0, cancelled=false]"));
+        groupWorks(t);
+    }
+
     private static void taskGroup(List<Scenario<?>> l) {
         for (boolean platform : new boolean[] {false, true}) {
             String on = platform ? " (platform executor)" : "";
@@ -665,6 +726,10 @@ final class PrimitiveScenarios {
                 check(t.results.equals(List.of(t.result)), "await returned " + t.results);
                 groupWorks(t);
             }));
+            // held: the submitter let in goes on (registers its task, starts it) while the heap is still exhausted
+            l.add(Scenario.held("TaskGroup.setLimit" + on, () -> new TaskState(0, platform, false)
+                    .withBlockedSubmitter(), t -> t.group.setLimit(1), t -> !t.submitter.thread().isAlive(),
+                    PrimitiveScenarios::submitterLetIn));
             l.add(Scenario.of("TaskGroup.cancel" + on, () -> new TaskState(-1, platform, false).withRunningTask(),
                     t -> t.group.cancel(), PrimitiveScenarios::cancelled));
             l.add(Scenario.of("TaskGroup.close" + on, () -> new TaskState(-1, platform, false).withRunningTask(),

@@ -58,7 +58,7 @@ final class Probe {
 
     /** A daemon platform thread running {@code body}; {@link Helper#join} reports what it threw. */
     static Helper start(String name, Body body) {
-        return new Helper(name, body, null);
+        return new Helper(name, body, null, false);
     }
 
     /**
@@ -67,7 +67,15 @@ final class Probe {
      * condition. Until then it only polls, without allocating, so it runs as well with the heap exhausted.
      */
     static Helper whenOperationParks(String name, Body action) {
-        return new Helper(name, action, SweepRunner.current());
+        return new Helper(name, action, SweepRunner.current(), false);
+    }
+
+    /**
+     * As {@link #whenOperationParks}, but the action runs only if the operation parks: one that returned (threw)
+     * first is left as it was for the check to see, the action not run ({@link Helper#acted} is false).
+     */
+    static Helper onlyIfOperationParks(String name, Body action) {
+        return new Helper(name, action, SweepRunner.current(), true);
     }
 
     /** A helper thread; {@link #join} waits for it (bounded) and rethrows its failure. */
@@ -77,13 +85,13 @@ final class Probe {
         private final CountDownLatch acted = new CountDownLatch(1);
         private volatile boolean cancelled;
 
-        Helper(String name, Body body, SweepRunner watched) {
+        Helper(String name, Body body, SweepRunner watched, boolean onlyIfParked) {
             long run = watched == null ? 0L : watched.nextRun();
             thread = Thread.ofPlatform().daemon(true).name("sweep-" + name).unstarted(() -> {
                 try {
                     if (watched != null) {
                         watched.awaitParkedOrReturned(this, run);
-                        if (cancelled) {
+                        if (cancelled || onlyIfParked && watched.returned(run)) {
                             return;
                         }
                     }

@@ -103,6 +103,11 @@ final class SweepRunner implements Runnable {
         return started + 1;
     }
 
+    /** Whether the operation of run {@code run} has returned (or thrown). */
+    boolean returned(long run) {
+        return finished >= run;
+    }
+
     /**
      * For a {@link Probe.Helper}: waits, without allocating, until the operation parks (waiting or timed waiting
      * inside it) or has returned, or the helper is cancelled.
