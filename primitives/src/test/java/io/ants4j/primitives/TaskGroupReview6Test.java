@@ -148,4 +148,39 @@ class TaskGroupReview6Test {
         tasks.secondMayEnd.countDown();
         assertTrue(!secondStillRuns, "close() " + outcome + " while a task of the group still ran");
     }
+
+    /**
+     * Class javadoc, Memory consistency effects: "everything a task does happens-before its Future yields its
+     * outcome". A Future cancelled while its task runs (the class javadoc says a cancellation "can come while the
+     * task still runs") yields its outcome, a CancellationException from get(), while the task still runs: what the
+     * task does afterwards cannot happen-before it. Documentation only (FutureTask's own behaviour), but the sentence
+     * makes no exception.
+     */
+    @Test
+    void whatATaskDoesAfterItsFutureWasCancelledDoesNotHappenBeforeTheFuturesOutcome() throws Exception {
+        TaskGroup<Integer> group = TaskGroup.create(-1, PLATFORM_THREADS);
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch mayWrite = new CountDownLatch(1);
+        int[] written = new int[1];
+        Future<Integer> f = group.go(() -> {
+            running.countDown();
+            mayWrite.await(10, TimeUnit.SECONDS); // not interrupted: cancel(false)
+            written[0] = 42;                      // an action of the task
+            return 1;
+        });
+        await(running, "the task runs");
+        assertTrue(f.cancel(false));
+        boolean yieldedBeforeTheWrite;
+        try {
+            f.get(10, TimeUnit.SECONDS);
+            yieldedBeforeTheWrite = false;
+        } catch (java.util.concurrent.CancellationException outcome) {
+            yieldedBeforeTheWrite = written[0] != 42; // the write has not happened yet: no edge from it can exist
+        } finally {
+            mayWrite.countDown();
+        }
+        group.await();
+        assertTrue(!yieldedBeforeTheWrite,
+                "the Future yielded its outcome (CancellationException) before the task's write of 42");
+    }
 }
