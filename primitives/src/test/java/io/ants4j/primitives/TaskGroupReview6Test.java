@@ -183,4 +183,42 @@ class TaskGroupReview6Test {
         assertTrue(!yieldedBeforeTheWrite,
                 "the Future yielded its outcome (CancellationException) before the task's write of 42");
     }
+
+    /**
+     * CHANGELOG (Fixed): "Now only the interrupt a cancellation delivered to that run is cleared, when the task
+     * returns"; class javadoc: the interrupt "with which a cancellation ... stops a running task is cleared". Here the
+     * thread is interrupted by someone else while the task runs (the task does not look), and only then is the group
+     * cancelled: the cancellation's interrupt finds the status already set and delivers nothing, yet the run clears
+     * the status when the task returns, so the other party's interrupt is lost to what the thread does next.
+     * (FutureTask, which the class replaced here, never clears a status: it only waits for its own interrupt.)
+     */
+    @Test
+    void anInterruptFromSomeoneElseThatCameBeforeTheCancellationSurvivesTheTasksReturn() throws Exception {
+        java.util.concurrent.CompletableFuture<Boolean> interruptedAfterTheTask = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.atomic.AtomicReference<Thread> runner = new java.util.concurrent.atomic.AtomicReference<>();
+        Executor reporting = task -> {
+            Thread t = Thread.ofPlatform().daemon(true).unstarted(() -> {
+                task.run();
+                interruptedAfterTheTask.complete(Thread.currentThread().isInterrupted());
+            });
+            runner.set(t);
+            t.start();
+        };
+        TaskGroup<Integer> group = TaskGroup.create(-1, reporting);
+        CountDownLatch running = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean mayReturn = new java.util.concurrent.atomic.AtomicBoolean();
+        Future<Integer> f = group.go(() -> {
+            running.countDown();
+            Threads.until("the test lets the task return", mayReturn::get); // never looks at its interrupt status
+            return 1;
+        });
+        await(running, "the task runs");
+        runner.get().interrupt(); // someone else's interrupt, for whatever the thread does after the task
+        Threads.until("the runner is interrupted", runner.get()::isInterrupted);
+        group.cancel();
+        assertTrue(f.isCancelled());
+        mayReturn.set(true);
+        assertTrue(interruptedAfterTheTask.get(10, TimeUnit.SECONDS),
+                "the run cleared an interrupt that the cancellation did not deliver (it came before, from someone else)");
+    }
 }
