@@ -55,18 +55,24 @@ import java.util.concurrent.ThreadFactory;
  * started yet never start, blocked submitters are let go, and {@code await} throws an
  * {@link ExecutionException} whose cause is that first throwable. What other tasks throw afterwards is
  * attached to it as suppressed (at most 16), except an {@link InterruptedException}, which the
- * cancellation itself caused. {@link #cancel()} cancels the group the same way without a failure, and
- * {@code await} then throws a {@link CancellationException}. Cancellation is final: afterwards
- * {@code go} and {@code tryGo} start nothing and return an already cancelled {@code Future}.
- * Cancelling the {@code Future} of a single task cancels that task only; its place in the results of
- * {@code await} holds {@code null}. The interrupt with which a cancellation (of the group, or
- * {@code cancel(true)} of a task's {@code Future}) stops a running task is cleared when the task
- * returns, so it does not reach what the executor's thread runs next; an interrupt status the thread
- * had when the task started is left set, and running a task cancelled before it started changes
- * nothing. A task may run nested in another task of this or another group, on its thread: when the
- * executor runs it inline in that task's {@code go} (a saturated {@code ThreadPoolExecutor} with
- * {@code CallerRunsPolicy}, {@code Runnable::run}), or when that task runs it as a
- * {@code ForkJoinPool} worker may while it joins. The two share the thread's interrupt status: a
+ * cancellation itself caused; so is what interrupting the other tasks throws
+ * ({@code Thread.interrupt()} can throw, see {@link #cancel()}), while the failing task's
+ * {@code Future} reports only what it threw. {@link #cancel()} cancels the group the same way without
+ * a failure, and {@code await} then throws a {@link CancellationException}. Cancellation is final:
+ * afterwards {@code go} and {@code tryGo} start nothing and return an already cancelled
+ * {@code Future}. Cancelling the {@code Future} of a single task cancels that task only; its place in
+ * the results of {@code await} holds {@code null} ({@code cancel(true)} throws what interrupting the
+ * task's thread throws, once the {@code Future} is cancelled). The interrupt with which a cancellation
+ * (of the group, or {@code cancel(true)} of a task's {@code Future}) stops a running task is cleared
+ * when the task returns, so it does not reach what the executor's thread runs next; an interrupt
+ * status the thread had when the task started is left set, and running a task cancelled before it
+ * started changes nothing. An interrupt that another thread sends while the task runs cannot be told
+ * apart from the cancellation's (a thread has one interrupt status): if the task is so cancelled
+ * before it returns, that interrupt is cleared with the cancellation's. A task may run nested in
+ * another task of this or another group, on its thread: when the executor runs it inline in that
+ * task's {@code go} (a saturated {@code ThreadPoolExecutor} with {@code CallerRunsPolicy},
+ * {@code Runnable::run}), or when that task runs it as a {@code ForkJoinPool} worker may while it
+ * joins. The two share the thread's interrupt status: a
  * cancellation of the enclosing task interrupts the nested one too, and when the nested task returns,
  * the interrupt of a cancellation of an enclosing task that still runs is set again (also if the
  * nested task consumed it) if it came while the nested task ran or was pending when it started; only
@@ -91,8 +97,10 @@ import java.util.concurrent.ThreadFactory;
  * task when {@code execute} threw is it part of the group, counted and reported like any other.
  *
  * <p><b>Memory consistency effects:</b> actions in a thread prior to {@code go} <i>happen-before</i> the
- * task runs; everything a task does happens-before its {@code Future} yields its outcome and before
- * {@code await} or {@code close} returns (or {@code await} throws).
+ * task runs; everything a task does happens-before its {@code Future} yields its outcome, unless that
+ * {@code Future} was cancelled while the task ran (it then yields its outcome at once, while the task
+ * may still run, as a {@code FutureTask} does), and before {@code await} or {@code close} returns (or
+ * throws).
  *
  * @param <T> the type of the tasks' results
  */
@@ -145,7 +153,23 @@ public final class TaskGroup<T> implements AutoCloseable {
      * a runner that finds its window claimed waits for the interrupt and clears it, unless it was
      * interrupted when the task was called; a task never called is never interrupted. So no
      * cancellation's interrupt reaches the executor's next task, and the thread's own stays
-     * (TaskGroupFrayTest.aCancellationClearsOnlyTheInterruptItDelivered).
+     * (TaskGroupFrayTest.aCancellationClearsOnlyTheInterruptItDelivered). An interrupt from another
+     * thread that comes while the window is open is cleared with the cancellation's: one status bit
+     * cannot tell them apart, and no canceller can. One that skips its interrupt when it finds the
+     * status set loses the cancellation if the task consumes the other interrupt in between; one that
+     * records that it found the status set leaks its own interrupt to the executor's next task if the
+     * task consumes the other one in between. (FutureTask never clears, and so leaks; ThreadPoolExecutor
+     * clears before each task, and so loses every earlier interrupt.)
+     *
+     * Thread.interrupt() can throw: a thread blocked on an interruptible channel has the channel closed,
+     * and what implCloseChannel throws other than an IOException escapes; on JDK 21 unparking a virtual
+     * thread can throw OutOfMemoryError. It sets the status before either, so the canceller moves the member to
+     * INTERRUPTED in a finally, like any other (the runner neither spins for ever in returned nor keeps
+     * that interrupt), and the walk over the round goes on to the next member: the first throwable is
+     * kept, later ones suppressed in it if addSuppressed can allocate (it catches its own failure).
+     * cancel() throws it once every member is cancelled; close() once the round has drained; a failure
+     * keeps it suppressed in itself, for await (the failing task's Future reports only its own
+     * throwable: the group's cancellation is none of its outcome).
      *
      * A task can be called nested in another one's call on the same thread (an executor that runs it
      * inline in go, such as CallerRunsPolicy or Runnable::run, or a ForkJoinPool worker that helps
@@ -167,10 +191,10 @@ public final class TaskGroup<T> implements AutoCloseable {
      * What can fail to allocate (the member and a waiting
      * submitter's node, the next round and the list of its results, a round's list growing) comes
      * before the state changes or is undone, and nothing is allocated once the cancelled flag is set
-     * (the members are walked by index, not by an iterator), so an OutOfMemoryError leaves the group
-     * as it was and cannot stop a cancellation half-way; exceptions are made only when thrown
-     * (cancel() makes none: close() after a successful await costs no stack trace), and a failure
-     * that cannot be kept is dropped, not thrown.
+     * (the members are walked by index, not by an iterator) unless something throws, so an
+     * OutOfMemoryError leaves the group as it was and cannot stop a cancellation half-way;
+     * exceptions are made only when thrown (cancel() makes none: close() after a successful await
+     * costs no stack trace), and a failure that cannot be kept is dropped, not thrown.
      */
     private static final int MAX_SUPPRESSED = 16;
     /** Spin-waits of a platform-thread submitter at the limit before it parks (tens of µs). */
@@ -452,32 +476,81 @@ public final class TaskGroup<T> implements AutoCloseable {
                 failure = thrown;
                 released = cancelLocked();
                 toCancel = round;
-            } else if (!(thrown instanceof InterruptedException) && thrown != failure
-                    && suppressed < MAX_SUPPRESSED) {
-                try {
-                    Throwable into = failure;
-                    if (into == null) {
-                        if (laterFailures == null) {
-                            laterFailures = new CancellationException("the TaskGroup was cancelled");
-                        }
-                        into = laterFailures;
-                    }
-                    into.addSuppressed(thrown);
-                    suppressed++;
-                } catch (Throwable cannot) {
-                    // no memory to keep it: the cancellation or the first failure is still reported
-                }
+            } else if (!(thrown instanceof InterruptedException)) {
+                suppressLocked(thrown);
             }
         } finally {
             lock.unlock();
         }
         if (toCancel != null) {
-            try {
-                WaitQueue.unparkAll(released);
-            } finally {
-                toCancel.cancelMembers(member);
+            // Not thrown: the task's Future reports what the task threw; await reports it with the failure.
+            Throwable cancelling = cancelAll(released, toCancel, member);
+            if (cancelling != null) {
+                lock.lock();
+                try {
+                    suppressLocked(cancelling);
+                } finally {
+                    lock.unlock();
+                }
             }
         }
+    }
+
+    /**
+     * Keeps {@code thrown}, thrown after the group was cancelled, in what {@code await} throws: suppressed in
+     * the first failure, or in the cancellation's exception, at most {@link #MAX_SUPPRESSED}; dropped if there
+     * is no memory for it. Lock held.
+     */
+    private void suppressLocked(Throwable thrown) {
+        if (thrown == failure || suppressed >= MAX_SUPPRESSED) {
+            return;
+        }
+        try {
+            Throwable into = failure;
+            if (into == null) {
+                if (laterFailures == null) {
+                    laterFailures = new CancellationException("the TaskGroup was cancelled");
+                }
+                into = laterFailures;
+            }
+            into.addSuppressed(thrown);
+            suppressed++;
+        } catch (Throwable cannot) {
+            // no memory to keep it: the cancellation or the first failure is still reported
+        }
+    }
+
+    /**
+     * Lets go the submitters a cancellation {@code released} and cancels the tasks of {@code round} but
+     * {@code except}: all of them, even if an unpark or an interrupt throws. Returns the first throwable,
+     * the others suppressed in it as far as there is memory, or null. Allocates nothing unless one throws.
+     */
+    private static <T> Throwable cancelAll(WaitQueue.Waiter released, TaskRound<T> round, Member<T> except) {
+        Throwable thrown = null;
+        try {
+            WaitQueue.unparkAll(released);
+        } catch (RuntimeException | Error e) {
+            thrown = e;
+        }
+        return firstOf(thrown, round.cancelMembers(except));
+    }
+
+    /**
+     * Returns {@code first} with {@code next} suppressed in it, or whichever is not null. An
+     * {@code addSuppressed} that fails (no memory; {@code next} is {@code first}) loses {@code next} only.
+     */
+    static Throwable firstOf(Throwable first, Throwable next) {
+        if (first == null) {
+            return next;
+        }
+        if (next != null) {
+            try {
+                first.addSuppressed(next);
+            } catch (Throwable cannot) {
+                // first is what is reported
+            }
+        }
+        return first;
     }
 
     /** Sets the flag and lets waiting submitters go; lock held. Returns them, to unpark. Allocates nothing. */
@@ -594,6 +667,12 @@ public final class TaskGroup<T> implements AutoCloseable {
      * Cancels the group as a failure without a cause would: interrupts the tasks that run, keeps those
      * not started from starting, lets blocked submitters go, and makes {@code await} throw a
      * {@link CancellationException}. Does nothing if the group is already cancelled.
+     *
+     * <p>{@code Thread.interrupt()} can throw: what closing the interruptible channel the thread is
+     * blocked on throws (other than an {@code IOException}), or, on JDK 21, an {@code OutOfMemoryError}
+     * unparking a virtual thread. So can unparking a submitter. Every task is cancelled and every
+     * submitter let go all the same; then this method throws the first such throwable, the others
+     * suppressed in it (as far as there is memory for them). The group is cancelled either way.
      */
     public void cancel() {
         WaitQueue.Waiter released = null;
@@ -608,10 +687,11 @@ public final class TaskGroup<T> implements AutoCloseable {
             lock.unlock();
         }
         if (toCancel != null) {
-            try {
-                WaitQueue.unparkAll(released);
-            } finally {
-                toCancel.cancelMembers(null);
+            Throwable thrown = cancelAll(released, toCancel, null);
+            if (thrown instanceof Error e) {
+                throw e;
+            } else if (thrown != null) {
+                throw (RuntimeException) thrown;
             }
         }
     }
@@ -619,14 +699,18 @@ public final class TaskGroup<T> implements AutoCloseable {
     /**
      * Cancels the group (see {@link #cancel()}) and waits until none of its tasks runs. If interrupted
      * while waiting it keeps waiting, and sets the interrupt status again before it returns. Failures
-     * not yet reported by {@link #await} are not reported. Idempotent. Called from one of the group's
-     * own tasks it cancels the group and then waits for that task too: it never returns (use
-     * {@link #cancel()} there).
+     * not yet reported by {@link #await} are not reported. If {@code cancel()} throws (interrupting a
+     * task threw), this method still waits until none of the tasks runs, and then throws that. Idempotent.
+     * Called from one of the group's own tasks it cancels the group and then waits for that task too: it
+     * never returns (use {@link #cancel()} there).
      */
     @Override
     public void close() {
-        cancel();
-        currentRound().pending.awaitUninterruptibly();
+        try {
+            cancel();
+        } finally {
+            currentRound().pending.awaitUninterruptibly();
+        }
     }
 
     /**
@@ -813,7 +897,7 @@ public final class TaskGroup<T> implements AutoCloseable {
             boolean interruptedByOwnCancellation = !TASK_STATE.compareAndSet(this, CALLED, RETURNED);
             if (interruptedByOwnCancellation) {
                 while ((int) TASK_STATE.getVolatile(this) == INTERRUPTING) {
-                    Thread.yield(); // the canceller is between its claim and the interrupt: a few instructions
+                    Thread.yield(); // the canceller is between its claim and the end of its interrupt
                 }
             }
             if (enclosing != null) {

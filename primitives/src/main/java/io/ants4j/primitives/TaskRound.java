@@ -50,16 +50,24 @@ final class TaskRound<T> {
 
     /**
      * Cancels every member but {@code except}, with interruption; called without the lock, once the
-     * group is cancelled. Walks by index: an iterator would be an allocation, which could fail with
-     * the group cancelled and its tasks still running.
+     * group is cancelled. Every member is cancelled even if interrupting one throws ({@code Thread.interrupt()}
+     * can: see {@link TaskGroup#cancel()}): returns the first throwable, the others suppressed in it
+     * as far as there is memory, or null. Walks by index: an iterator would be an allocation, which
+     * could fail with the group cancelled and its tasks still running.
      */
-    void cancelMembers(TaskGroup.Member<T> except) {
+    Throwable cancelMembers(TaskGroup.Member<T> except) {
+        Throwable thrown = null;
         for (int i = 0, n = members.size(); i < n; i++) {
             TaskGroup.Member<T> m = members.get(i);
             if (m != except) {
                 m.cancelledByGroup = true;
-                m.future.cancel(true);
+                try {
+                    m.future.cancel(true);
+                } catch (RuntimeException | Error e) {
+                    thrown = TaskGroup.firstOf(thrown, e);
+                }
             }
         }
+        return thrown;
     }
 }

@@ -540,6 +540,29 @@ class TaskGroupTest {
         assertTrue(millis < TIMEOUT.toMillis(), "took " + millis + " ms");
     }
 
+    /** Unlike errgroup, whose Go still runs f after a failure (only WithContext's context tells f), and without it. */
+    @Test
+    void goAndTryGoAfterAFailureStartNothing() throws Exception {
+        AtomicBoolean ranAfter = new AtomicBoolean();
+        TaskGroup<Integer> group = TaskGroup.create();
+        IllegalStateException boom = new IllegalStateException("boom");
+        group.go(() -> {
+            throw boom;
+        });
+        assertSame(boom, assertThrows(ExecutionException.class, group::await).getCause());
+        Future<Integer> go = group.go(() -> {
+            ranAfter.set(true);
+            return 1;
+        });
+        Future<Integer> tryGo = group.tryGo(() -> {
+            ranAfter.set(true);
+            return 2;
+        }).orElseThrow();
+        assertTrue(go.isCancelled() && tryGo.isCancelled(), "go and tryGo after the failure return cancelled Futures");
+        assertSame(boom, assertThrows(ExecutionException.class, group::await).getCause());
+        assertFalse(ranAfter.get(), "a task given to go or tryGo after the failure ran");
+    }
+
     @Test
     void laterFailuresAreSuppressedInTheFirstAtMostSixteen() throws Exception {
         int others = 20;
