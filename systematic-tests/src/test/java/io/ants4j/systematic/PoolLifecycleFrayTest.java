@@ -13,6 +13,8 @@ import io.ants4j.pool.LoadBalancing;
 import io.ants4j.pool.MultiPool;
 import io.ants4j.pool.Pool;
 import io.ants4j.pool.PoolClosedException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -130,6 +132,64 @@ class PoolLifecycleFrayTest {
                 "a task of the rebooted pool was interrupted (1: it started so, 2: while it ran)");
         pool.release();
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
+
+    /**
+     * {@code shutdownNow()} interrupts every task of the pool it closes: one running when it is called, and one
+     * handed over as the pool closes, which starts interrupted. On a pool of three, t0 runs and q's worker has
+     * just finished (spinning in the fast lane or going back to idle); s1 and s2 submit while another thread
+     * calls {@code shutdownNow()}, so their tasks go to q's worker or to a new one, before, during or after
+     * the close. Each task waits for an interrupt (bounded); every task the pool accepted is interrupted, a
+     * submission refused never runs, and the pool terminates.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void shutdownNowInterruptsEveryTaskItAccepted() throws Exception {
+        Pool pool = Pool.newPool(3, PoolTasks.options());
+        Set<String> accepted = ConcurrentHashMap.newKeySet();
+        Set<String> started = ConcurrentHashMap.newKeySet();
+        Set<String> interrupted = ConcurrentHashMap.newKeySet();
+        AtomicBoolean qDone = new AtomicBoolean();
+        pool.execute(waitsForAnInterrupt("t0", started, interrupted));
+        accepted.add("t0");
+        pool.execute(() -> qDone.set(true));
+        until("t0 runs and q ran", () -> started.contains("t0") && qDone.get());
+        Thread s1 = start("s1", () -> submit(pool, "s1", accepted, started, interrupted));
+        Thread s2 = start("s2", () -> submit(pool, "s2", accepted, started, interrupted));
+        Thread stopper = start("stopper", pool::shutdownNow);
+        join(s1, s2, stopper);
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                () -> "a task of the pool escaped shutdownNow's interrupt: " + pool + ", interrupted " + interrupted
+                        + " of " + started);
+        assertEquals(accepted, started, "a task accepted did not run, or a refused one ran");
+        assertEquals(accepted, interrupted, "a task of the pool escaped shutdownNow's interrupt");
+    }
+
+    private static void submit(Pool pool, String name, Set<String> accepted, Set<String> started,
+            Set<String> interrupted) {
+        try {
+            pool.execute(waitsForAnInterrupt(name, started, interrupted));
+            accepted.add(name);
+        } catch (PoolClosedException refused) {
+            // closed before the task was handed over: it must never run
+        }
+    }
+
+    /**
+     * A task that records its start and then waits for an interrupt, recording it when it comes. The wait has
+     * no bound of its own: a task never interrupted keeps the pool from terminating, which the test's bounded
+     * awaitTermination reports (a timed wait here ended, on Fray's clock, before the shutdownNow came).
+     */
+    private static Runnable waitsForAnInterrupt(String name, Set<String> started, Set<String> interrupted) {
+        return () -> {
+            started.add(name);
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                interrupted.add(name);
+            }
+        };
     }
 
     /**

@@ -510,4 +510,49 @@ class TaskGroupFrayTest {
         assertEquals(List.of("s1", "s2", "s3", "s4"), group.await().stream().sorted().toList());
         group.close();
     }
+
+    /**
+     * An executor that starts the task and then throws: go throws RejectedExecutionException, and the task is
+     * part of the group exactly when it had started: then it holds its slot until it returns and await reports
+     * its result; otherwise it never runs, its slot is free at once and await does not report it. Whoever
+     * claims the task first decides; the slot is given back once, never twice.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTaskTheExecutorRejectedIsPartOfTheGroupOnlyIfItStarted() throws Exception {
+        AtomicBoolean failNext = new AtomicBoolean(true);
+        AtomicReference<Thread> runner = new AtomicReference<>();
+        Executor startsThenMayThrow = command -> {
+            Thread t = Thread.ofPlatform().start(command);
+            if (failNext.compareAndSet(true, false)) {
+                runner.set(t);
+                throw new RejectedExecutionException("the executor failed after it had started the task");
+            }
+        };
+        TaskGroup<String> group = TaskGroup.create(1, startsThenMayThrow);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean ran = new AtomicBoolean();
+        assertThrows(RejectedExecutionException.class, () -> group.go(() -> {
+            ran.set(true);
+            assertTrue(release.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "never released");
+            return "rejected";
+        }));
+        Optional<Future<String>> next = group.tryGo(() -> "next"); // the slot is free iff the task never runs
+        release.countDown();
+        join(runner.get());
+        if (ran.get()) {
+            assertTrue(next.isEmpty(), "tryGo got the slot of a task that runs");
+            assertEquals(List.of("rejected"), group.await(), "a started task was not reported");
+        } else {
+            assertTrue(next.isPresent(), "the slot of a task that never ran was not given back");
+            assertEquals(List.of("next"), group.await());
+        }
+        CountDownLatch hold = new CountDownLatch(1);
+        assertTrue(group.tryGo(holding(1, hold, "held")).isPresent(), "a slot was lost");
+        assertTrue(group.tryGo(() -> "over the limit").isEmpty(), "a slot was given back twice: the limit is broken");
+        hold.countDown();
+        assertEquals(List.of("held"), group.await());
+        group.close();
+    }
 }

@@ -5,12 +5,18 @@ import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.until;
 import static io.ants4j.systematic.FrayThreads.untilParked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ants4j.primitives.WaitGroup;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
 import org.pastalab.fray.core.scheduler.RandomScheduler;
@@ -144,5 +150,70 @@ class WaitGroupFrayTest {
         wg.add(1);
         FrayThreads.interruptKeptThroughAnUninterruptibleWait(wg::awaitUninterruptibly, wg::done);
         assertEquals(0, wg.count());
+    }
+
+    /**
+     * go(executor, task) whose executor starts the task and then throws: go throws, and exactly one of two
+     * things happens, whoever claims the task first: it never runs and the count is restored, or it runs and
+     * counts as usual (await returns only after it ended). Either way the group counts it once: the count ends
+     * at 0, never below, and the group works on.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void goCountsATaskOnceWhenTheExecutorThrows() throws InterruptedException {
+        WaitGroup wg = new WaitGroup();
+        AtomicInteger ran = new AtomicInteger();
+        AtomicBoolean ended = new AtomicBoolean();
+        AtomicReference<Thread> runner = new AtomicReference<>();
+        Executor startsThenThrows = command -> {
+            runner.set(start("runner", command::run));
+            throw new RejectedExecutionException("the executor failed after it had started the task");
+        };
+        assertThrows(RejectedExecutionException.class, () -> wg.go(startsThenThrows, () -> {
+            ran.incrementAndGet();
+            Thread.yield();
+            ended.set(true);
+        }));
+        assertTrue(wg.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), wg::toString);
+        boolean endedAtAwait = ended.get();
+        join(runner.get());
+        assertTrue(ran.get() <= 1, "the task ran twice");
+        if (ran.get() == 1) {
+            assertTrue(endedAtAwait, "await returned while the started task still ran: it was not counted");
+        }
+        assertEquals(0, wg.count(), wg::toString);
+        wg.add(1);
+        wg.done();
+        assertEquals(0, wg.count(), wg::toString);
+    }
+
+    /**
+     * A throwable escaping a task of go(executor, task) reaches the uncaught exception handler of the thread
+     * that runs it before the count drops: an await that the task releases returns only after the failure was
+     * reported (Go 1.26's rule).
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aFailureIsReportedBeforeAwaitReturns() throws InterruptedException {
+        WaitGroup wg = new WaitGroup();
+        AtomicReference<Throwable> reported = new AtomicReference<>();
+        IllegalStateException failure = new IllegalStateException("task failed");
+        Executor reporting = command -> Thread.ofPlatform().name("runner")
+                .uncaughtExceptionHandler((t, e) -> {
+                    Thread.yield(); // a waiter may run while the handler reports
+                    reported.set(e);
+                })
+                .start(command);
+        wg.go(reporting, () -> {
+            throw failure;
+        });
+        Thread waiter = start("await", () -> {
+            wg.await();
+            assertSame(failure, reported.get(), "await returned before the failure was reported");
+        });
+        join(waiter);
+        assertEquals(0, wg.count(), wg::toString);
     }
 }
