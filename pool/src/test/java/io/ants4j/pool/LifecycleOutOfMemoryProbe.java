@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.NanoClock;
 
 /**
@@ -17,13 +18,27 @@ import org.agrona.concurrent.NanoClock;
  *       reboot starts purger and ticker.</li>
  *   <li>{@code release}: many released purgers and tickers are still alive (each held in the logger), so recording one
  *       more must not grow the list of exited threads; every {@link PoolCore#release} with a full heap closes
- *       the pool completely, and the pool terminates.</li>
+ *       the pool completely (its idle worker, parked on the idle queue, ends), and the pool terminates.</li>
  * </ul>
+ * The first run of a path allocates (class loading, and the linking of each {@code VarHandle} call site: stopping
+ * an idle worker links {@code Worker.hand}'s), so each path runs first with memory to spare, on another pool. The
+ * path a release takes depends on where its worker is (parked on the idle queue, spinning in the fast lane, or not
+ * yet past its first task), so every release, warm-up included, waits until its worker is parked on the queue:
+ * else a warm-up that found its worker elsewhere would leave the path that stops an idle worker to its first run
+ * on the full heap.
  */
 final class LifecycleOutOfMemoryProbe {
     private static final long WAIT_SECONDS = 20;
     private static final int GENERATIONS = 30;
-    private static final ThreadFactory PLATFORM = r -> Thread.ofPlatform().daemon(true).unstarted(r);
+    /** Makes platform workers, recording the latest in {@link #lastWorker}. */
+    private static final ThreadFactory PLATFORM = r -> {
+        Thread t = Thread.ofPlatform().daemon(true).unstarted(r);
+        lastWorker = t;
+        return t;
+    };
+
+    /** The worker thread {@link #PLATFORM} made last. */
+    private static volatile Thread lastWorker;
 
     private static volatile Object[] hog;
 
@@ -79,6 +94,9 @@ final class LifecycleOutOfMemoryProbe {
             Semaphore warmUpHeld = new Semaphore(0);
             PoolCore other = heldPurgerPool(clock, new HoldingLogger(warmUpHeld, letGo));
             for (int g = 0; g < 2; g++) {
+                if (idleWorker(other) == null) {
+                    return "the worker of the warm-up pool never parked on the idle queue";
+                }
                 if (!warmUpHeld.tryAcquire(2, WAIT_SECONDS, TimeUnit.SECONDS)) {
                     return "the purger or ticker of the warm-up pool never ran";
                 }
@@ -88,6 +106,10 @@ final class LifecycleOutOfMemoryProbe {
             other.release();
             PoolCore core = heldPurgerPool(clock, new HoldingLogger(held, letGo));
             for (int g = 1; g <= GENERATIONS; g++) {
+                Thread worker = idleWorker(core);
+                if (worker == null) {
+                    return "the worker of generation " + g + " never parked on the idle queue";
+                }
                 if (!held.tryAcquire(2, WAIT_SECONDS, TimeUnit.SECONDS)) {
                     return "the purger or ticker of generation " + g + " never ran";
                 }
@@ -102,6 +124,9 @@ final class LifecycleOutOfMemoryProbe {
                             + " background thread(s) left running, terminated within 2 s: " + terminated
                             + ", " + core;
                 }
+                if (!PoolCore.join(worker, PoolCore.deadline(TimeUnit.SECONDS.toNanos(WAIT_SECONDS)))) {
+                    return "FAILED: the idle worker of generation " + g + " was not stopped by release(), " + core;
+                }
                 core.reboot();
             }
             core.release();
@@ -113,15 +138,41 @@ final class LifecycleOutOfMemoryProbe {
         }
     }
 
-    /** A pool with an idle platform worker whose purger and ticker (of each generation) are held in {@code logger}. */
+    /**
+     * A pool of platform workers whose purger and ticker (of each generation) are held in {@code logger}; the
+     * first generation's start with its first worker.
+     */
     private static PoolCore heldPurgerPool(NanoClock clock, System.Logger logger) {
-        PoolCore core = new PoolCore("oom", 4, PoolOptions.builder().expiryDuration(Duration.ofMillis(5))
+        return new PoolCore("oom", 4, PoolOptions.builder().expiryDuration(Duration.ofMillis(5))
                 .threadFactory(PLATFORM).logger(logger).build(), task -> ((Runnable) task).run(),
                 new SpinningWorkers(), clock);
-        if (!core.dispatch((Runnable) () -> { }, false, 0L)) { // the first worker starts purger and ticker
-            throw new IllegalStateException("the first task was not accepted");
+    }
+
+    /**
+     * Starts a worker in {@code core}, which has no worker (and whose purger never retires one), with an
+     * empty task, and waits until it is parked on the idle queue: in {@code Worker.take}, as a worker is only
+     * after its revert queued it. Returns its thread, or null if it did not park within {@link #WAIT_SECONDS}.
+     */
+    private static Thread idleWorker(PoolCore core) {
+        if (core.running() != 0) {
+            throw new IllegalStateException("the pool has a worker already: " + core);
         }
-        return core;
+        lastWorker = null;
+        if (!core.dispatch((Runnable) () -> { }, false, 0L)) {
+            throw new IllegalStateException("the task was not accepted: " + core);
+        }
+        Thread worker = lastWorker; // made by the factory in dispatch, on this thread
+        if (worker == null) {
+            throw new IllegalStateException("the task did not start a new worker: " + core);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (!(worker.getState() == Thread.State.WAITING && LockSupport.getBlocker(worker) instanceof Worker)) {
+            if (System.nanoTime() - deadline > 0L) {
+                return null;
+            }
+            Thread.yield(); // two CPUs at most: let the worker get there
+        }
+        return worker;
     }
 
     /** Holds every thread that logs until {@code letGo}, counting it in {@code held}. */
