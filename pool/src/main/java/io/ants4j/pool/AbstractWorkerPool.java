@@ -27,15 +27,30 @@ import java.util.concurrent.atomic.LongAdder;
 abstract class AbstractWorkerPool implements WorkerPool {
     final Core core;
     private final String name;
-    private final LongAdder submitted = new LongAdder();
-    private final LongAdder rejected = new LongAdder();
+    private final LongAdder submitted;
+    private final LongAdder rejected;
     private final PoolEvents.Registration registration;
 
+    /**
+     * A pool over {@code core}, which may already run its purger and ticker: if this constructor cannot
+     * allocate what the pool needs, it releases the core before the error propagates, since nobody else could.
+     */
     AbstractWorkerPool(String name, Core core) {
         this.name = name;
         this.core = core;
-        this.registration = new PoolEvents.Registration(this);
-        PoolEvents.register(registration);
+        try {
+            submitted = new LongAdder();
+            rejected = new LongAdder();
+            registration = new PoolEvents.Registration(this);
+        } catch (Throwable t) {
+            try {
+                core.release();
+            } catch (Throwable releaseFailed) {
+                // the constructor's own error is the one to report
+            }
+            throw t;
+        }
+        PoolEvents.register(registration); // never throws
     }
 
     // ------------------------------------------------------------------------------------------ submit
