@@ -18,13 +18,13 @@ final class TaskRound<T> {
      * the results.
      */
 
-    final ArrayList<TaskGroup.Member<T>> members = new ArrayList<>();
+    final ArrayList<TaskMember<T>> members = new ArrayList<>();
     final WaitGroup pending = new WaitGroup();
     /** Once true, {@link #members} never changes. */
     boolean closed;
 
     /** Counts {@code member} in and adds it; if the list cannot grow (no memory), nothing changes. */
-    void register(TaskGroup.Member<T> member) {
+    void register(TaskMember<T> member) {
         pending.add(1);
         try {
             members.add(member); // may fail to allocate
@@ -41,7 +41,7 @@ final class TaskRound<T> {
      */
     void addResultsTo(List<T> into) {
         for (int i = 0, n = members.size(); i < n; i++) {
-            TaskGroup.Member<T> m = members.get(i);
+            TaskMember<T> m = members.get(i);
             if (!m.rejected) {
                 into.add(m.future.isCancelled() ? null : m.future.resultNow());
             }
@@ -55,10 +55,10 @@ final class TaskRound<T> {
      * as far as there is memory, or null. Walks by index: an iterator would be an allocation, which
      * could fail with the group cancelled and its tasks still running.
      */
-    Throwable cancelMembers(TaskGroup.Member<T> except) {
+    Throwable cancelMembers(TaskMember<T> except) {
         Throwable thrown = null;
         for (int i = 0, n = members.size(); i < n; i++) {
-            TaskGroup.Member<T> m = members.get(i);
+            TaskMember<T> m = members.get(i);
             if (m != except) {
                 m.cancelledByGroup = true;
                 try {
