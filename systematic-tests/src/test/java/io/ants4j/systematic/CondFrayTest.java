@@ -169,6 +169,50 @@ class CondFrayTest {
     }
 
     /**
+     * broadcast() racing the waiters' await (Go's contract: it wakes every thread waiting at that moment, and a
+     * later waiter is not woken by it). The broadcaster changes the state under the lock (a flag,
+     * {@code handshake}), releases it and broadcasts, then sets {@code returned}; two waiters start at the same
+     * time, each takes the lock, reads both flags and awaits. One that held the lock before the handshake was
+     * queued before the broadcast: it must be woken (its await is untimed: a lost wake-up leaves it stuck, which
+     * the bound of the join reports). One that saw {@code returned} started waiting after the broadcast: it must
+     * not be woken (its 1 ms await times out, as nothing else signals). One in between queued while the
+     * broadcast ran, before or after it took the queue: either outcome is right, and it must return.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void broadcastWakesTheWaitersQueuedBeforeItAndNoneAfter() throws InterruptedException {
+        Mutex lock = new Mutex();
+        Cond cond = new Cond(lock);
+        AtomicBoolean handshake = new AtomicBoolean(); // written under the lock
+        AtomicBoolean returned = new AtomicBoolean();
+        FrayThreads.Body waiter = () -> {
+            lock.lock();
+            try {
+                if (!handshake.get()) {
+                    cond.await(); // queued before the broadcaster took the lock: the broadcast must wake it
+                } else if (returned.get()) {
+                    assertFalse(cond.await(1, TimeUnit.MILLISECONDS), "woken by a broadcast made before it waited");
+                } else {
+                    cond.await(1, TimeUnit.MILLISECONDS); // queued while the broadcast ran: woken or not
+                }
+            } finally {
+                lock.unlock();
+            }
+        };
+        Thread first = start("first", waiter);
+        Thread second = start("second", waiter);
+        Thread broadcaster = start("broadcaster", () -> {
+            lock.lock();
+            handshake.set(true);
+            lock.unlock();
+            cond.broadcast();
+            returned.set(true);
+        });
+        join(broadcaster, first, second);
+    }
+
+    /**
      * {@code awaitUninterruptibly()} waits through an interrupt for the broadcast, and returns holding the
      * lock with the interrupt status set.
      */

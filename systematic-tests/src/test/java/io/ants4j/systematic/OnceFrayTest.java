@@ -2,12 +2,15 @@ package io.ants4j.systematic;
 
 import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
+import static io.ants4j.systematic.FrayThreads.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ants4j.primitives.Once;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -103,5 +106,54 @@ class OnceFrayTest {
         join(start("a", caller), start("b", caller));
         assertEquals(1, computed.get());
         assertEquals(1, failed.get());
+    }
+
+    /**
+     * The waiters of {@link Once#func} and {@link Once#value} wait uninterruptibly ("an interrupt is kept, not
+     * acted on"): a caller runs the function, which blocks until released; two more callers wait for it, one of
+     * them interrupted while it waits (racing the release). Invariants: both waiters return only once the
+     * function has returned, with its value (a func's waiters normally), the interrupted one with its interrupt
+     * status set, the other one and the releasing thread without.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void funcAndValueWaitersKeepAnInterrupt() throws Exception {
+        Object result = new Object();
+        waitersKeepAnInterrupt(finished -> {
+            Supplier<Object> value = Once.value(() -> {
+                finished.run();
+                return result;
+            });
+            return () -> assertSame(result, value.get(), "a caller of Once.value got another value");
+        });
+        waitersKeepAnInterrupt(finished -> Once.func(finished)::run);
+    }
+
+    /**
+     * The scenario of {@link #funcAndValueWaitersKeepAnInterrupt}: {@code once} makes the Once.func or
+     * Once.value under test, given the function's body, and returns a call of it.
+     */
+    private static void waitersKeepAnInterrupt(java.util.function.Function<Runnable, FrayThreads.Body> once)
+            throws Exception {
+        AtomicBoolean entered = new AtomicBoolean();
+        AtomicBoolean returned = new AtomicBoolean();
+        CountDownLatch release = new CountDownLatch(1);
+        FrayThreads.Body call = once.apply(() -> {
+            entered.set(true);
+            try {
+                release.await(); // untimed: the main thread releases it
+            } catch (InterruptedException e) {
+                throw new AssertionError("nobody interrupts the caller that runs the function", e);
+            }
+            returned.set(true);
+        });
+        Thread runner = start("runner", call);
+        until("the runner is in the function", entered::get);
+        FrayThreads.interruptKeptThroughAnUninterruptibleWait(() -> {
+            call.run();
+            assertTrue(returned.get(), "a waiter returned before the function had returned");
+        }, release::countDown);
+        join(runner);
     }
 }

@@ -6,6 +6,7 @@ import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,10 +21,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
 import org.pastalab.fray.core.scheduler.RandomScheduler;
@@ -211,6 +214,51 @@ class PoolFrayTest {
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
         assertEquals(0, pool.running(), pool::toString);
         tasks.assertEachRanOnce("a1", "a2", "b1", "b2");
+    }
+
+    /**
+     * {@code Future.cancel(true)} of a task leaves no interrupt for the next task of its worker ({@code Pool}'s
+     * javadoc: "the worker clears that interrupt before it takes its next task"). On a pool of one worker, t1
+     * (submitted) runs a few steps while a canceller calls {@code cancel(true)} on its {@code Future}, at any
+     * point (before t1 starts, while it runs, as it returns, after); the main thread submits t2 meanwhile,
+     * which blocks until the worker is free and runs on the same worker (the fast lane, or idle and woken).
+     * Invariant: t2 starts with its interrupt status clear and keeps it clear.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aCancelledTasksInterruptDoesNotReachTheNextTask() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        AtomicReference<Thread> t1Worker = new AtomicReference<>();
+        Future<?> f1 = pool.submit(() -> {
+            t1Worker.set(Thread.currentThread());
+            Thread.yield();
+            Thread.yield();
+        });
+        Thread canceller = start("canceller", () -> f1.cancel(true));
+        AtomicReference<Thread> t2Worker = new AtomicReference<>();
+        AtomicInteger t2InterruptedAt = new AtomicInteger(); // 1: at its start, 2: after a yield
+        AtomicBoolean t2Done = new AtomicBoolean();
+        pool.execute(() -> {
+            t2Worker.set(Thread.currentThread());
+            if (Thread.currentThread().isInterrupted()) {
+                t2InterruptedAt.set(1);
+            }
+            Thread.yield();
+            if (Thread.currentThread().isInterrupted()) {
+                t2InterruptedAt.compareAndSet(0, 2);
+            }
+            t2Done.set(true);
+        });
+        join(canceller);
+        until("t2 ran", t2Done::get);
+        assertEquals(0, t2InterruptedAt.get(),
+                "the next task of a cancelled task's worker was interrupted (1: it started so, 2: while it ran)");
+        if (t1Worker.get() != null) { // t1 ran (the cancel came after it started)
+            assertSame(t1Worker.get(), t2Worker.get(), "t2 ran on another worker than t1: the claim not explored");
+        }
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
     }
 
     /**

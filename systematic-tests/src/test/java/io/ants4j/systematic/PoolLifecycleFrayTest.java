@@ -274,6 +274,59 @@ class PoolLifecycleFrayTest {
         assertFalse(pool.isShutdown() && !pool.isTerminated(), pool::toString);
     }
 
+    /**
+     * {@code close()} interrupted while it waits (WorkerPool's javadoc: "if interrupted while waiting, it
+     * interrupts the running tasks (as {@code shutdownNow} does) once, goes on waiting, and returns with the
+     * interrupt status set"). t0 runs until it is interrupted; a closer calls {@code close()} and is
+     * interrupted, at any point of its call, then, once t0 has had its interrupt and the closer has taken its
+     * own and waits again, interrupted a second time. Invariants: the first interrupt reaches t0 (else the
+     * pool never terminates and the closer is reported stuck); the second one does not (t0, waiting again
+     * untimed until the closer has taken it, sees no second interrupt); {@code close()} returns only once t0 has
+     * ended, with the closer's interrupt status set; the pool is terminated.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptedCloseInterruptsTheTasksOnceAndKeepsTheInterrupt() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        AtomicBoolean t0Started = new AtomicBoolean();
+        AtomicInteger t0Interrupts = new AtomicInteger();
+        AtomicBoolean t0Ended = new AtomicBoolean();
+        CountDownLatch secondInterruptTaken = new CountDownLatch(1);
+        pool.execute(() -> {
+            t0Started.set(true);
+            try {
+                new CountDownLatch(1).await(); // untimed: only an interrupt ends it
+            } catch (InterruptedException first) {
+                t0Interrupts.incrementAndGet();
+                Thread.interrupted(); // under Fray 0.9.2 the status outlives a latch's InterruptedException
+            }
+            try {
+                secondInterruptTaken.await(); // opened once the closer has taken its second interrupt
+            } catch (InterruptedException second) {
+                t0Interrupts.incrementAndGet();
+            }
+            t0Ended.set(true);
+        });
+        until("t0 runs", t0Started::get);
+        Thread closer = start("closer", () -> {
+            pool.close();
+            assertTrue(t0Ended.get(), "close() returned while t0 ran");
+            assertTrue(Thread.interrupted(), "close() returned without the interrupt status set");
+        });
+        closer.interrupt();
+        until("t0 has its interrupt", () -> t0Interrupts.get() > 0);
+        until("the closer has taken the first interrupt", () -> !closer.isInterrupted());
+        closer.interrupt();
+        until("the closer has taken the second interrupt", () -> !closer.isInterrupted());
+        until("the closer waits again or has returned", () -> closer.getState() == Thread.State.WAITING
+                || closer.getState() == Thread.State.TIMED_WAITING || !closer.isAlive()); // a second shutdownNow is out by then
+        secondInterruptTaken.countDown();
+        join(closer);
+        assertEquals(1, t0Interrupts.get(), "close() interrupted the running task more than once");
+        assertTrue(pool.isTerminated(), pool::toString);
+    }
+
     /** Counts the calling task as started and waits until the other has started too. */
     private static void started(CountDownLatch both) {
         both.countDown();

@@ -213,4 +213,48 @@ class RWMutexFrayTest {
         }, rw.readLock()::unlock);
         assertFree(rw);
     }
+
+    /**
+     * Writers queue on an inner {@code Mutex} and inherit its starvation mode (RWMutex's javadoc): a writer that
+     * has waited over 1 ms (virtual time) and is beaten to the lock once more is handed the write lock at the
+     * next write unlock; no write {@code tryLock} takes it first. As {@code MutexFrayTest.aStarvingWaiterGetsTheNextUnlock},
+     * through the write lock: the holder lets over 1 ms pass, unlocks, and takes the lock back with
+     * {@code tryLock} when it can; once the woken writer has queued again on the inner Mutex (starving), the
+     * holder unlocks and tries again: it may get the lock only after the writer had it. The inner Mutex is read
+     * by reflection (its {@code toString}), the only way to see that the writer queues again.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aStarvingWriterGetsTheNextUnlock() throws Exception {
+        RWMutex rw = new RWMutex();
+        Lock w = rw.writeLock();
+        java.lang.reflect.Field writersField = RWMutex.class.getDeclaredField("writers");
+        writersField.setAccessible(true);
+        Object writers = writersField.get(rw);
+        AtomicBoolean writerHeld = new AtomicBoolean();
+        w.lock();
+        Thread writer = start("writer", () -> {
+            w.lock();
+            writerHeld.set(true);
+            w.unlock();
+        });
+        untilParked(writer);
+        long parked = System.nanoTime();
+        FrayThreads.until("over 1 ms passes", () -> System.nanoTime() - parked > TimeUnit.MILLISECONDS.toNanos(2));
+        w.unlock(); // wakes the writer
+        if (w.tryLock()) { // beat it, unless it came and went: it finds the lock held after waiting over 1 ms
+            FrayThreads.until("the writer has had the lock or queues again",
+                    () -> writerHeld.get() || writers.toString().endsWith("waiters=1]"));
+            w.unlock(); // hands the lock to the writer
+            if (w.tryLock()) {
+                assertTrue(writerHeld.get(), () -> "a write tryLock took the lock before the starving writer: " + writers);
+                w.unlock();
+            }
+        }
+        join(writer);
+        assertEquals(0, rw.readers());
+        assertTrue(w.tryLock(), rw::toString);
+        w.unlock();
+    }
 }

@@ -5,6 +5,7 @@ import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.untilParked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ants4j.primitives.WeightedSemaphore;
@@ -173,5 +174,36 @@ class WeightedSemaphoreFrayTest {
         giveBack.set(true);
         join(first, second, third);
         assertEquals(3, sem.available(), sem::toString);
+    }
+
+    /**
+     * A request for more permits than the size waits without queueing and holds nobody back (the class
+     * javadoc; Go's {@code Acquire} of {@code n > size} waits for its context only): "huge" asks for 3 of 2
+     * permits while "small" asks for 1 and a releaser frees the 2 held, in any order. Invariants: small gets its
+     * permit whenever it came (queued behind huge, it would be stuck, which the bound of the join reports);
+     * with huge still waiting, {@code tryAcquire(2)} succeeds (it fails whenever a thread is queued); huge,
+     * interrupted, throws and holds nothing; every permit comes back.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anOverSizeRequestHoldsNobodyBack() throws InterruptedException {
+        WeightedSemaphore sem = new WeightedSemaphore(2);
+        sem.acquire(2);
+        Thread huge = start("huge", () -> {
+            assertThrows(InterruptedException.class, () -> sem.acquire(3), "an over-size request was granted");
+        });
+        Thread small = start("small", () -> {
+            sem.acquire(1);
+            sem.release(1);
+        });
+        Thread releaser = start("release 2", () -> sem.release(2));
+        untilParked(huge);
+        join(small, releaser);
+        assertTrue(sem.tryAcquire(2), () -> "a waiting over-size request held tryAcquire back: " + sem);
+        sem.release(2);
+        huge.interrupt();
+        join(huge);
+        assertEquals(2, sem.available(), sem::toString);
     }
 }
