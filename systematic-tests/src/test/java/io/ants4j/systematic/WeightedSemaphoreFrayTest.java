@@ -206,4 +206,53 @@ class WeightedSemaphoreFrayTest {
         join(huge);
         assertEquals(2, sem.available(), sem::toString);
     }
+    /**
+     * A request for zero permits succeeds at once only when no thread waits, else when its turn comes (the class
+     * javadoc; Go's {@code Acquire(ctx, 0)} queues behind waiters too), and the interrupt checks hold for it:
+     * with "head" waiting for the one permit, "zero" asks for none and must park (one that returns barged);
+     * {@code tryAcquire(0)} fails meanwhile. Then the holder's release races an interrupt of zero: zero either
+     * returns, after head was granted (head holds the permit until zero is done), or throws; either way head is
+     * served and every permit comes back. An interrupted {@code acquire(0)} or timed {@code tryAcquire(0)} on a
+     * free semaphore throws on entry.
+     */
+    @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aZeroRequestWaitsItsTurn() throws InterruptedException {
+        WeightedSemaphore sem = new WeightedSemaphore(1);
+        AtomicBoolean headGranted = new AtomicBoolean();
+        AtomicBoolean zeroDone = new AtomicBoolean();
+        sem.acquire(1);
+        Thread head = start("head", () -> {
+            sem.acquire(1);
+            headGranted.set(true);
+            FrayThreads.until("zero is done", zeroDone::get);
+            sem.release(1);
+        });
+        untilParked(head);
+        Thread zero = start("zero", () -> {
+            try {
+                sem.acquire(0);
+                assertTrue(headGranted.get() || sem.available() == 0,
+                        () -> "acquire(0) returned before the waiter ahead of it was granted: " + sem);
+            } catch (InterruptedException expected) {
+                // interrupted while it waited: holds nothing
+            } finally {
+                zeroDone.set(true);
+            }
+        });
+        untilParked(zero);
+        assertFalse(sem.tryAcquire(0), () -> "tryAcquire(0) barged past waiters: " + sem);
+        Thread interrupter = start("interrupter", zero::interrupt);
+        sem.release(1);
+        join(zero, interrupter, head);
+        assertTrue(headGranted.get(), "the waiter ahead of an interrupted zero request was not served");
+        assertEquals(1, sem.available(), sem::toString);
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, () -> sem.acquire(0), "acquire(0) ignored an interrupt on entry");
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, () -> sem.tryAcquire(0, 1, TimeUnit.SECONDS),
+                "tryAcquire(0, timeout) ignored an interrupt on entry");
+        assertTrue(sem.tryAcquire(0));
+    }
 }
