@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
 import org.pastalab.fray.core.scheduler.RandomScheduler;
@@ -78,6 +79,45 @@ class PoolLifecycleFrayTest {
         pool.release();
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
         tasks.assertEachRanOnce("t0", "after");
+    }
+
+    /**
+     * {@code awaitTermination} returns true only once every thread of the pool has ended, also a worker started
+     * before a {@code reboot()} (the {@code WorkerPool} javadoc): t0 runs on w1 while one thread releases,
+     * reboots and releases the pool again, another awaits its termination, and a third lets t0 end, in any
+     * order. When the wait returns true, w1 has ended, whether the pool terminated before the reboot (t0 ended
+     * first) or only after the second release (w1 may have served the reopened pool meanwhile); it does return
+     * true, and so does every later call until the next reboot.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void awaitTerminationWaitsForTheWorkersOfBeforeAReboot() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        AtomicReference<Thread> w1 = new AtomicReference<>();
+        pool.execute(() -> {
+            w1.set(Thread.currentThread());
+            try {
+                assertTrue(t0Ends.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "t0 never released");
+            } catch (InterruptedException e) {
+                throw new AssertionError("t0 interrupted", e);
+            }
+        });
+        until("t0 runs", () -> w1.get() != null);
+        Thread cycler = start("release, reboot, release", () -> {
+            pool.release();
+            pool.reboot();
+            pool.release();
+        });
+        Thread waiter = start("awaitTermination", () -> {
+            assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+            assertFalse(w1.get().isAlive(), () -> "awaitTermination returned true while w1 was alive: " + pool);
+        });
+        Thread opener = start("t0 ends", t0Ends::countDown);
+        join(cycler, opener, waiter);
+        assertTrue(pool.awaitTermination(0, TimeUnit.SECONDS), pool::toString);
+        assertTrue(pool.isTerminated(), pool::toString);
     }
 
     /**
