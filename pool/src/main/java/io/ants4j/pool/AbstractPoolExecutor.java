@@ -121,6 +121,9 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
      * starts interrupted. The interrupts are for the tasks of before the reboot: {@code reboot()} waits until
      * this call has delivered them, and a task of the reopened pool starts with its interrupt status clear,
      * like every task (a worker clears an interrupt left over from an earlier task before it starts the next).
+     * An interrupt that throws (closing the interruptible channel a task is blocked on can) does not stop the
+     * others: it is logged at {@code ERROR} with the pool's {@linkplain PoolOptions#logger() logger}, and this
+     * call returns normally.
      *
      * @return an empty list: the pool never queues tasks, so none is waiting to run
      */

@@ -256,12 +256,25 @@ final class MultiPoolCore implements Core {
                 return false;
             }
             state.set(CLOSED); // first: from now on no submitter passes the check in dispatch
-            for (PoolCore p : pools) {
-                if (interrupt) {
-                    p.shutdownNow();
-                } else {
-                    p.release();
+            Throwable failure = null;
+            for (PoolCore p : pools) { // every sub-pool, whatever one throws: a closed part never reopens alone
+                try {
+                    if (interrupt) {
+                        p.shutdownNow();
+                    } else {
+                        p.release();
+                    }
+                } catch (Throwable t) {
+                    if (failure == null) {
+                        failure = t;
+                    }
                 }
+            }
+            if (failure instanceof RuntimeException e) {
+                throw e;
+            }
+            if (failure instanceof Error e) {
+                throw e;
             }
             return wasOpen;
         } finally {

@@ -989,11 +989,23 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
                 lock.unlock();
             }
             for (Worker w : live) {
-                w.interrupt();
+                interrupt(w);
             }
             return closed;
         } finally {
             stopLock.unlock();
+        }
+    }
+
+    /**
+     * Interrupts a worker's thread for {@link #shutdownNow}; an interrupt that throws (closing the interruptible
+     * channel its task blocks on can) is logged and does not keep the other workers from their interrupts.
+     */
+    private void interrupt(Worker w) {
+        try {
+            w.interrupt();
+        } catch (Throwable t) {
+            failures.reportBackground(t, "shutdownNow: interrupting a worker thread threw; the others were interrupted");
         }
     }
 
