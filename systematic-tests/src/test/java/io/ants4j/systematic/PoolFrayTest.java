@@ -362,4 +362,44 @@ class PoolFrayTest {
         assertEquals(0, pool.waiting(), pool::toString);
         tasks.assertEachRanOnce("t0", s1Refused.get() ? "s2" : "s1", "t1", "s3");
     }
+    /**
+     * A multi-pool's transitions are atomic across its sub-pools ({@code WorkerPool}): {@code release},
+     * {@code reboot}, {@code shutdownNow} and {@code tune} from four threads, in any order, while a submitter
+     * executes two tasks. Afterwards the multi-pool is wholly open or wholly closed: open, it takes a task on
+     * each sub-pool (round robin: two in a row, both run, never {@link io.ants4j.pool.PoolClosedException});
+     * closed, it terminates. A submitted task either ran once or was refused with {@code PoolClosedException}.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void multiPoolTransitionsAreAtomicAcrossTheSubPools() throws Exception {
+        MultiPool multi = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(() -> 2 * 3);
+        AtomicInteger refused = new AtomicInteger();
+        Thread releaser = start("release", multi::release);
+        Thread rebooter = start("reboot", multi::reboot);
+        Thread stopper = start("shutdownNow", multi::shutdownNow);
+        Thread tuner = start("tune", () -> multi.tune(3));
+        Thread submitter = start("submitter", () -> {
+            for (String name : List.of("s1", "s2")) {
+                try {
+                    multi.execute(tasks.quick(name));
+                } catch (io.ants4j.pool.PoolClosedException e) {
+                    refused.incrementAndGet();
+                }
+            }
+        });
+        join(releaser, rebooter, stopper, tuner, submitter);
+        tasks.untilStarted(2 - refused.get());
+        if (multi.isClosed()) {
+            assertTrue(multi.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                    () -> "a closed multi-pool with an open sub-pool: " + multi);
+        } else {
+            multi.execute(tasks.quick("o1"));
+            multi.execute(tasks.quick("o2"));
+            tasks.untilStarted(4 - refused.get());
+            multi.release();
+            assertTrue(multi.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), multi::toString);
+        }
+    }
 }
