@@ -402,4 +402,84 @@ class PoolFrayTest {
             assertTrue(multi.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), multi::toString);
         }
     }
+    /**
+     * {@code invokeAny} hands its tasks over only while none has completed normally, and a task whose hand-off
+     * was still waiting when one did is cancelled before it starts ({@code AbstractPoolExecutor}'s javadoc): on
+     * a pool of one worker, a's hand-off gets the worker and b's waits for it, so b can only start after a
+     * returned "a"; b's body never runs, and the call returns "a". When a fails instead, b runs and its result
+     * is returned. Another thread's {@code submit} competes for the worker meanwhile.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInvokeAnyTaskWaitingForAWorkerWhenOneSucceededNeverStarts() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        AtomicInteger bRan = new AtomicInteger();
+        AtomicBoolean otherRan = new AtomicBoolean();
+        Thread other = start("other", () -> pool.submit(() -> otherRan.set(true)));
+        Object result = pool.invokeAny(List.<java.util.concurrent.Callable<String>>of(() -> {
+            Thread.yield();
+            return "a";
+        }, () -> {
+            bRan.incrementAndGet();
+            return "b";
+        }));
+        assertEquals("a", result);
+        join(other);
+        Object next = pool.invokeAny(List.<java.util.concurrent.Callable<String>>of(() -> {
+            throw new IllegalStateException("a fails");
+        }, () -> "b"));
+        assertEquals("b", next);
+        until("other ran", otherRan::get);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertEquals(0, bRan.get(), "a task handed over after another completed normally started");
+    }
+
+    /**
+     * The timed {@code invokeAll} never overruns its timeout by waiting for a worker ({@code Pool}'s javadoc):
+     * the only worker is held by t0 while a caller invokes two tasks with a 5 ms timeout. With t0 held for good
+     * the call returns at its deadline with both futures cancelled and neither task run (one that waited for a
+     * worker without bound would never return: the join's bound reports it). Then the same call again while a
+     * releaser lets t0 end at any moment: each task either ran once with its future done normally, or its
+     * future is cancelled (a task that got no worker never ran; one running at the deadline was cancelled as
+     * it ran).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedInvokeAllNeverWaitsForAWorkerPastItsDeadline() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        tasks.untilStarted(1);
+        invokeAllWithin5Ms(pool, null, true);
+        invokeAllWithin5Ms(pool, t0Ends, false);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
+
+    /** Invokes two counting tasks with a 5 ms timeout from a caller thread, {@code release} opened meanwhile. */
+    private static void invokeAllWithin5Ms(Pool pool, CountDownLatch release, boolean noneMayRun)
+            throws InterruptedException {
+        AtomicInteger[] ran = {new AtomicInteger(), new AtomicInteger()};
+        AtomicReference<List<Future<Integer>>> futures = new AtomicReference<>();
+        Thread caller = start("caller", () -> futures.set(pool.invokeAll(
+                List.<java.util.concurrent.Callable<Integer>>of(() -> ran[0].incrementAndGet(),
+                        () -> ran[1].incrementAndGet()), 5, TimeUnit.MILLISECONDS)));
+        Thread releaser = start("releaser", () -> {
+            if (release != null) {
+                release.countDown();
+            }
+        });
+        join(caller, releaser);
+        for (int i = 0; i < 2; i++) {
+            Future<Integer> f = futures.get().get(i);
+            int n = ran[i].get();
+            assertTrue(f.isDone(), "invokeAll returned a task not done");
+            assertTrue(noneMayRun ? f.isCancelled() && n == 0 : f.isCancelled() ? n <= 1 : n == 1,
+                    () -> "a task ran " + n + " times, its future " + f);
+        }
+    }
 }
