@@ -632,14 +632,14 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             listed = live.add(w); // before start, so that a concurrent shutdownNow finds the thread
             w.start();
         } catch (Throwable t) {
-            if (listed) {
-                live.remove(w);
-            }
             lock.lock();
             try {
                 retireLocked(null);
             } finally {
                 lock.unlock();
+            }
+            if (listed) { // after the count: a ConcurrentHashMap removal may allocate (a counter cell) and fail
+                live.remove(w);
             }
             if (t instanceof RejectedExecutionException ree) {
                 throw ree;
