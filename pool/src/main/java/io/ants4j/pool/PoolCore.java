@@ -109,7 +109,11 @@ import org.agrona.concurrent.SystemNanoClock;
  *     ({@link TaskFailures}: handler, else logger, else the thread's uncaught-exception handler), never letting
  *     a throwable out of the worker loop. Every path that changes the lock, the waiters or {@code running}
  *     restores them in a {@code finally} or a catch of {@code Throwable}; giving back a count allocates
- *     nothing, so it works when the heap is exhausted. A stack overflow is the exception: one that strikes
+ *     nothing, so it works when the heap is exhausted. Neither does what follows a change of state (a hand-off,
+ *     a stop, a grant, a wake-up of termination's waiters) once its code is linked: the first run of a
+ *     {@code VarHandle} call site in the JVM allocates, so the constructor runs those paths once on objects of
+ *     no pool ({@link #linkStateChanges}). A worker leaves the live set only after its count is given back: a
+ *     {@code ConcurrentHashMap} removal may allocate a counter cell. A stack overflow is the exception: one that strikes
  *     again inside that recovery, or inside the JDK's own scheduler, cannot be undone from Java.</li>
  * </ul>
  * Memory effects: a submitter's actions before {@code dispatch} happen-before its payload runs (slot
@@ -207,6 +211,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     /** A pool whose ticker and purger read the time from {@code realTime}: a test drives it to stall them. */
     PoolCore(String name, int size, PoolOptions options, Consumer<Object> runner, SpinningWorkers lane,
              NanoClock realTime) {
+        linkStateChanges(); // first: what may run out of memory comes before any state
         this.name = name;
         this.realTime = realTime;
         this.lane = lane;
@@ -241,6 +246,21 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Runs once, on objects of no pool, the code that changes a pool's state after a count, a queue or the open
+     * state has changed: handing a payload or {@code STOP} to a worker taken off the idle queue, granting a
+     * waiting submitter its outcome, and waking the threads waiting for termination. The first run of each
+     * {@code VarHandle} call site in the JVM links it, which allocates: were that first run a release or a
+     * hand-off on an exhausted heap, its {@code OutOfMemoryError} would leave a worker off the queue without its
+     * payload or {@code STOP}, or a submitter out of the list without an outcome. Called by the constructor,
+     * before the pool has any state.
+     */
+    private void linkStateChanges() {
+        new Worker(this, Worker.PARKED).hand(Worker.STOP); // takes PARKED out: the unpark runs too, on no thread
+        new Waiters.Waiter(null).grantLocked(Waiters.WAITING);
+        termination.broadcast();
     }
 
     /** {@code d} in nanoseconds: a negative one counts as zero, one too long for a {@code long} saturates. */
@@ -632,14 +652,14 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             listed = live.add(w); // before start, so that a concurrent shutdownNow finds the thread
             w.start();
         } catch (Throwable t) {
-            if (listed) {
-                live.remove(w);
-            }
             lock.lock();
             try {
                 retireLocked(null);
             } finally {
                 lock.unlock();
+            }
+            if (listed) { // after the count: a ConcurrentHashMap removal may allocate (a counter cell) and fail
+                live.remove(w);
             }
             if (t instanceof RejectedExecutionException ree) {
                 throw ree;

@@ -19,6 +19,10 @@ import org.agrona.concurrent.NanoClock;
  *   <li>{@code release}: many released purgers and tickers are still alive (each held in the logger), so recording one
  *       more must not grow the list of exited threads; every {@link PoolCore#release} with a full heap closes
  *       the pool completely (its idle worker, parked on the idle queue, ends), and the pool terminates.</li>
+ *   <li>{@code release-unwarmed}, {@code hand-off-unwarmed}, {@code release-waiter-unwarmed}: the first release
+ *       that stops an idle worker, hand-off to an idle worker, or release that answers a waiting submitter in the
+ *       JVM, on a full heap, still stops the worker, runs the task (or throws and leaves the worker usable) and
+ *       answers the submitter; the pool terminates. No warm-up here: the pool must link those paths itself.</li>
  * </ul>
  * The first run of a path allocates (class loading, and the linking of each {@code VarHandle} call site: stopping
  * an idle worker links {@code Worker.hand}'s), so each path runs first with memory to spare, on another pool. The
@@ -49,6 +53,9 @@ final class LifecycleOutOfMemoryProbe {
         String result = switch (args[0]) {
             case "reboot" -> reboot();
             case "release" -> release();
+            case "release-unwarmed" -> releaseUnwarmed();
+            case "hand-off-unwarmed" -> handOffUnwarmed();
+            case "release-waiter-unwarmed" -> releaseWaiterUnwarmed();
             default -> "unknown probe " + args[0];
         };
         System.out.println(result);
@@ -136,6 +143,111 @@ final class LifecycleOutOfMemoryProbe {
         } finally {
             letGo.countDown();
         }
+    }
+
+    /**
+     * The first idle worker this JVM stops is stopped by a release on a full heap: no path that hands a worker
+     * something ({@code Worker.hand}) has run before, so that release is the first to link it.
+     */
+    private static String releaseUnwarmed() throws Exception {
+        PoolCore core = unwarmedPool();
+        Thread worker = idleWorker(core);
+        if (worker == null) {
+            return "the worker never parked on the idle queue";
+        }
+        Throwable thrown = withFullHeap(core::release);
+        boolean ended = PoolCore.join(worker, PoolCore.deadline(TimeUnit.SECONDS.toNanos(5)));
+        boolean terminated = core.awaitTermination(TimeUnit.SECONDS.toNanos(5));
+        return ended && terminated ? "OK"
+                : "FAILED: release() on a full heap, the first stop of an idle worker in this JVM, threw "
+                + where(thrown) + "; the idle worker ended: " + ended + ", terminated within 5 s: " + terminated
+                + ", a second release() closed the pool: " + core.release() + ", " + core;
+    }
+
+    /**
+     * The first task this JVM hands to an idle worker is submitted on a full heap: no path that hands a worker
+     * something ({@code Worker.hand}) has run before, so that submission is the first to link it.
+     */
+    private static String handOffUnwarmed() throws Exception {
+        PoolCore core = unwarmedPool();
+        Thread worker = idleWorker(core);
+        if (worker == null) {
+            return "the worker never parked on the idle queue";
+        }
+        Semaphore ran = new Semaphore(0);
+        Runnable task = ran::release;
+        Throwable thrown = withFullHeap(() -> core.dispatch(task, false, 0L));
+        boolean first = ran.tryAcquire(thrown == null ? 1 : 0, 5, TimeUnit.SECONDS) && ran.availablePermits() == 0;
+        boolean second = core.dispatch(task, true, TimeUnit.SECONDS.toNanos(5))
+                && ran.tryAcquire(5, TimeUnit.SECONDS);
+        core.release();
+        boolean terminated = core.awaitTermination(TimeUnit.SECONDS.toNanos(5));
+        return first && second && terminated ? "OK"
+                : "FAILED: a hand-off to an idle worker on a full heap, the first in this JVM, threw " + where(thrown)
+                + "; the task ran as it should (once if handed over, else never): " + first
+                + "; a second task ran: " + second + "; terminated within 5 s: " + terminated + ", " + core;
+    }
+
+    /**
+     * The first submitter this JVM grants an outcome waits in a full pool that a release closes on a full heap:
+     * no path that grants a waiter something has run before, so that release is the first to link it.
+     */
+    private static String releaseWaiterUnwarmed() throws Exception {
+        PoolCore core = unwarmedPool();
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        core.dispatch((Runnable) () -> {
+            running.countDown();
+            try {
+                letGo.await(WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, false, 0L);
+        Throwable[] rejected = new Throwable[1];
+        Thread submitter = Thread.ofPlatform().daemon(true).start(() -> {
+            try {
+                core.dispatch((Runnable) () -> { }, false, 0L);
+            } catch (Throwable t) {
+                rejected[0] = t;
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (core.waiting() != 1 || running.getCount() != 0) {
+            if (System.nanoTime() - deadline > 0L) {
+                letGo.countDown();
+                return "the submitter never waited: " + core;
+            }
+            Thread.yield();
+        }
+        Throwable thrown = withFullHeap(core::release);
+        letGo.countDown();
+        boolean answered = PoolCore.join(submitter, PoolCore.deadline(TimeUnit.SECONDS.toNanos(5)));
+        boolean terminated = core.awaitTermination(TimeUnit.SECONDS.toNanos(5));
+        return answered && terminated ? "OK"
+                : "FAILED: release() on a full heap, the first grant to a waiting submitter in this JVM, threw "
+                + where(thrown) + "; the waiting submitter was answered: " + answered + " (" + rejected[0]
+                + "), terminated within 5 s: " + terminated + ", " + core;
+    }
+
+    /** A pool of one platform worker, without purger and ticker. */
+    private static PoolCore unwarmedPool() {
+        return new PoolCore("unwarmed", 1, PoolOptions.builder().disablePurge(true).threadFactory(PLATFORM).build(),
+                task -> ((Runnable) task).run(), new SpinningWorkers());
+    }
+
+    /** {@code t} and the frames of ants4j code it passed through, or "nothing". */
+    private static String where(Throwable t) {
+        if (t == null) {
+            return "nothing";
+        }
+        StringBuilder b = new StringBuilder(t.toString());
+        for (StackTraceElement e : t.getStackTrace()) {
+            if (e.getClassName().startsWith("io.ants4j.")) {
+                b.append(" at ").append(e);
+            }
+        }
+        return b.toString();
     }
 
     /**

@@ -29,6 +29,30 @@ class LifecycleOutOfMemoryTest {
         runProbe("release");
     }
 
+    /**
+     * Stopping an idle worker links {@code Worker.hand}'s {@code VarHandle} call site the first time it runs in
+     * a JVM, which allocates: a release that is the first to do so, on a full heap, must still stop the worker.
+     */
+    @Test
+    void releaseThatIsTheFirstToStopAnIdleWorkerStopsItOnAFullHeap() throws Exception {
+        runProbe("release-unwarmed");
+    }
+
+    /**
+     * Likewise for the first hand-off to an idle worker: the worker taken off the idle queue runs the task, or
+     * the submitter gets the error and the worker stays usable.
+     */
+    @Test
+    void firstHandOffToAnIdleWorkerOnAFullHeapLeavesTheWorkerUsable() throws Exception {
+        runProbe("hand-off-unwarmed");
+    }
+
+    /** Likewise for the first grant to a waiting submitter: a release on a full heap answers it. */
+    @Test
+    void releaseThatIsTheFirstToAnswerAWaitingSubmitterAnswersItOnAFullHeap() throws Exception {
+        runProbe("release-waiter-unwarmed");
+    }
+
     private static void runProbe(String probe) throws Exception {
         runProbe(LifecycleOutOfMemoryProbe.class, probe);
     }

@@ -38,6 +38,8 @@ import java.util.function.Supplier;
  */
 final class PoolScenarios {
     private static final int CAP = 2;
+    /** The idle workers a pool's stack holds before it grows. */
+    private static final int IDLE_STACK = 16;
     /** A purger period short enough to purge within a held run; the ticker runs ten times as often. */
     private static final Duration SHORT_EXPIRY = Duration.ofMillis(50);
     /** The name of the pools {@code Pool.newPool} makes: their threads are found by it. */
@@ -143,10 +145,15 @@ final class PoolScenarios {
         final Duration shortWait = Duration.ofMillis(20);
 
         PoolState(String kind, Workers workers, Duration expiry) {
+            this(kind, workers, expiry, CAP);
+        }
+
+        /** A {@code Pool} of capacity {@code cap} (the other kinds: {@link #CAP}). */
+        PoolState(String kind, Workers workers, Duration expiry, int cap) {
             PoolOptions o = workers.options(expiry, logger);
             switch (kind) {
                 case "Pool" -> {
-                    Pool p = Pool.newPool(CAP, o);
+                    Pool p = Pool.newPool(cap, o);
                     pool = p;
                     executor = p;
                     func = null;
@@ -407,6 +414,34 @@ final class PoolScenarios {
             s.run(s.task);
             until(() -> "a new worker is purged in turn: " + s.pool, () -> s.ran.get() == 1 && s.pool.running() == 0);
             terminates(s);
+        }));
+        // a worker's revert grows the idle stack (16 slots at first) on its own thread: the worker ends on the
+        // error with its count given back and the fast lane free
+        l.add(Scenario.held("Pool revert grows the idle stack" + x, () -> {
+            PoolState s = new PoolState("Pool", w, noPurge(), IDLE_STACK + 1);
+            CountDownLatch first = new CountDownLatch(1);
+            CountDownLatch started = new CountDownLatch(IDLE_STACK);
+            for (int i = 0; i < IDLE_STACK; i++) {
+                s.run(() -> {
+                    started.countDown();
+                    try {
+                        first.await(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            }
+            s.withHeldTask();
+            until(() -> "the tasks run: " + s.pool, () -> started.getCount() == 0);
+            first.countDown();
+            until(() -> "all workers but the held one are idle: " + s.pool, () -> s.pool.idle() == IDLE_STACK
+                    && s.pool.running() == IDLE_STACK + 1);
+            return s;
+        }, s -> s.gate.countDown(), s -> s.pool.idle() == s.pool.running(), (s, thrown) -> {
+            noneOrOutOfMemory(thrown);
+            until(() -> "the held task's worker is idle or has ended: " + s.pool,
+                    () -> s.pool.idle() == s.pool.running() && s.pool.running() >= IDLE_STACK);
+            poolWorks(s);
         }));
         l.add(Scenario.held("Pool task on an exhausted heap" + x,
                 () -> new PoolState("Pool", w, noPurge()).withIdleWorker(), s -> s.executor.execute(s.task),
