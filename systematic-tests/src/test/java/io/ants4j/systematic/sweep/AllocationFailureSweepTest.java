@@ -100,6 +100,23 @@ class AllocationFailureSweepTest {
         }
     }
 
+    /**
+     * The command that runs {@code main} with {@code args} in a JVM set up as a sweep JVM is: the toolchain's
+     * {@code java}, the interpreter only, a 32 MB heap, the serial collector without TLABs, and this class path.
+     */
+    static List<String> sweepJvm(Class<?> main, String... args) {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xint", "-XX:+UseSerialGC", "-XX:-UseTLAB",
+                "-Xms32m", "-Xmx32m", "-Xmn8m", "-XX:ActiveProcessorCount=2",
+                // every collection compacts fully and clears soft references: no dead space or soft garbage left
+                // behind by the filler's collections for the operation's last-ditch collection to hand out
+                "-XX:MarkSweepDeadRatio=0", "-XX:MarkSweepAlwaysCompactCount=1", "-XX:SoftRefLRUPolicyMSPerMB=0",
+                "-Dsweep.verbose=" + Boolean.getBoolean("sweep.verbose"),
+                "-cp", System.getProperty("java.class.path"), main.getName()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
     /** Runs {@code names} in sweep JVMs, one after the other, starting a new JVM when one dies or hangs. */
     private static void drive(int id, List<String> names, Map<String, Outcome> outcomes) {
         List<String> left = new ArrayList<>(names);
@@ -116,15 +133,7 @@ class AllocationFailureSweepTest {
 
     private static void runJvm(int id, int generation, List<String> names, Map<String, Outcome> outcomes)
             throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xint", "-XX:+UseSerialGC", "-XX:-UseTLAB",
-                "-Xms32m", "-Xmx32m", "-Xmn8m", "-XX:ActiveProcessorCount=2",
-                // every collection compacts fully and clears soft references: no dead space or soft garbage left
-                // behind by the filler's collections for the operation's last-ditch collection to hand out
-                "-XX:MarkSweepDeadRatio=0", "-XX:MarkSweepAlwaysCompactCount=1", "-XX:SoftRefLRUPolicyMSPerMB=0",
-                "-Dsweep.verbose=" + Boolean.getBoolean("sweep.verbose"),
-                "-cp", System.getProperty("java.class.path"), SweepMain.class.getName(),
-                OUT.toString(), FULL ? "full" : "quick"));
+        List<String> cmd = sweepJvm(SweepMain.class, OUT.toString(), FULL ? "full" : "quick");
         cmd.addAll(names);
         Path log = OUT.resolve("jvm-" + id + "-" + generation + ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

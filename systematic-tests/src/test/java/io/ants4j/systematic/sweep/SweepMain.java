@@ -10,6 +10,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The sweep's own JVM (started by {@link AllocationFailureSweepTest} with a small heap, the serial collector,
@@ -18,6 +22,9 @@ import java.util.TreeSet;
  * (preceded by {@code SWEEP|BEGIN|name}, followed by {@code SWEEP|DETAIL|...} lines).
  *
  * <p>Arguments: the folder for thread dumps, {@code full} or {@code quick}, then scenario names.
+ *
+ * <p>Before the first scenario: a {@code FutureTask} completed while a thread waits for it
+ * ({@link #linkFutureCompletion()}), a JDK path whose first use allocates and that no scenario warms up reliably.
  *
  * <p>Per scenario: two warm-up runs with memory to spare (the first use of a class, a lambda or a
  * {@code VarHandle} mode allocates; an {@link OutOfMemoryError} there would break the class for good, not test
@@ -64,6 +71,7 @@ public final class SweepMain {
     }
 
     public static void main(String[] args) throws Exception {
+        linkFutureCompletion();
         Path dumps = Path.of(args[0]).toAbsolutePath();
         Files.createDirectories(dumps);
         boolean full = args[1].equals("full");
@@ -79,6 +87,38 @@ public final class SweepMain {
             sweep.sweep(s);
         }
         System.exit(0);
+    }
+
+    /**
+     * Completes a {@link FutureTask} while another thread waits for it in {@code get()}, with memory to spare, so
+     * that the JDK links the {@code VarHandle} accesses of that path before any heap is exhausted. They are linked
+     * per access mode and type on first use, which allocates; {@code FutureTask.set} and {@code finishCompletion}
+     * throw an {@link OutOfMemoryError} there after the task counts as done, and the waiter is never woken. No
+     * scenario warms that path up reliably (in {@code Pool.invokeAll} the caller waits only if its last task is
+     * still running when it asks), so whichever run first took it on an exhausted heap hung
+     * ({@link FutureCompletionLinkTest}).
+     */
+    static void linkFutureCompletion() throws InterruptedException {
+        FutureTask<Void> task = new FutureTask<>(() -> null);
+        Thread waiter = Thread.ofPlatform().daemon(true).name("sweep-link-future").start(() -> {
+            try {
+                task.get();
+            } catch (InterruptedException | ExecutionException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (waiter.getState() != Thread.State.WAITING) { // parked in get(): its node is queued
+            if (System.nanoTime() - deadline > 0L) {
+                throw new IllegalStateException("the waiter did not park in get(): " + waiter.getState());
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        task.run();
+        waiter.join(TimeUnit.SECONDS.toMillis(10));
+        if (waiter.isAlive()) {
+            throw new IllegalStateException("the waiter of a completed FutureTask was not woken");
+        }
     }
 
     /** One run's result. */
