@@ -41,6 +41,11 @@ public final class Once {
      * 21) and rather than our SpinLock (the action may run for a long time); being reentrant, it
      * tells a recursive call apart from a concurrent one, which is how run() detects
      * self-recursion instead of deadlocking.
+     *
+     * What marks an action done (done here, the state of Lazy, the fast-path fields of func and
+     * value) runs after the action, on a heap it may have exhausted; the first run in the JVM of a
+     * VarHandle call site links it, which allocates, so class initialization runs each path once
+     * on throwaway instances (linkStateChanges).
      */
 
     private static final VarHandle DONE;
@@ -51,6 +56,20 @@ public final class Once {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        linkStateChanges();
+    }
+
+    /**
+     * Runs once a throwaway {@code Once}, {@link #func} and {@link #value}. The first run of each
+     * {@code VarHandle} call site in the JVM links it, which allocates, and what marks an action
+     * done runs after the action: on a heap the action left exhausted, its {@code OutOfMemoryError}
+     * would leave a {@code Once} to run its action again, or a function's call in progress for good
+     * (every later caller waiting for ever).
+     */
+    private static void linkStateChanges() {
+        new Once().run(() -> { });
+        func(() -> { }).run();
+        value(() -> Boolean.TRUE).get();
     }
 
     @SuppressWarnings("unused") // accessed through DONE

@@ -59,6 +59,11 @@ public final class SpinLock implements Lock {
      * the next locker's CAS (a volatile read-modify-write) reads it, which establishes the
      * happens-before edge. The unlocked-state check in unlock() is a plain read: a correct
      * caller holds the lock, so only misuse can race with it.
+     *
+     * The first run in the JVM of a VarHandle call site links it, which allocates. unlock() runs
+     * after its caller's critical section: an OutOfMemoryError there would leave the lock held for
+     * good and the section's changes half published to its owner. So class initialization locks
+     * and unlocks a throwaway lock once.
      */
 
     /** Default backoff cap, as in ants. */
@@ -78,6 +83,9 @@ public final class SpinLock implements Lock {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        SpinLock linking = new SpinLock(); // links unlock's call sites before any lock is held
+        linking.lock();
+        linking.unlock();
     }
 
     @SuppressWarnings("unused") // accessed through STATE

@@ -88,6 +88,10 @@ public final class WaitGroup {
      * (golang/go#76126; Go's panic ends the program, so Go skips Done; here the program goes on,
      * so the count must still drop, but only after the report).
      *
+     * The first run in the JVM of a VarHandle call site links it, which allocates, and the release
+     * of a round and a task's claim run theirs after the count changed: class initialization runs
+     * them once on a throwaway group (linkStateChanges), before any group has state.
+     *
      * Happens-before: each add/done is a volatile read-modify-write of the word, so an add reads
      * the effects of all earlier ones; a waiter on the fast path reads the word, a released one
      * reads its node's status, both after the write that ended the round.
@@ -111,6 +115,22 @@ public final class WaitGroup {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        linkStateChanges();
+    }
+
+    /**
+     * Runs once, on a throwaway group, the paths that change a group's state: a task of {@link #go}
+     * claimed and counted down, a waiter registered, and the release of the round it waits for. The
+     * first run of each {@code VarHandle} call site in the JVM links it, which allocates: were the
+     * first release on an exhausted heap, its {@code OutOfMemoryError} would leave the round ended
+     * and its waiters parked for good; were the first task's claim, the task would stay counted.
+     */
+    private static void linkStateChanges() {
+        WaitGroup wg = new WaitGroup();
+        wg.go(Runnable::run, () -> { });
+        wg.add(1);
+        wg.register(); // the calling thread's node: granted by the release, not unparked
+        wg.done();
     }
 
     @SuppressWarnings("unused") // accessed through STATE

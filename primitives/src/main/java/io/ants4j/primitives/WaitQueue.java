@@ -18,6 +18,13 @@ import java.util.concurrent.locks.LockSupport;
  * with release semantics before the unpark and read with acquire semantics by the parked thread,
  * which gives the waker's prior actions a happens-before edge to the waiter's return. Unparking
  * happens after the lock is released, so a woken thread never spins on the lock its waker holds.
+ *
+ * <p>The owners change their own state and then queue, grant or withdraw here, under {@link #lock};
+ * none of that may fail halfway. The first run in the JVM of a {@code VarHandle} call site links
+ * it, which allocates: were the first grant made on an exhausted heap, its {@code OutOfMemoryError}
+ * would come after the owner had counted the waiter out, and the waiter would never be woken. So
+ * class initialization runs every path of the queue and of its lock once, on a throwaway queue
+ * ({@link #linkStateChanges}), before any owner has state.
  */
 final class WaitQueue {
     /** Status of a waiter nobody has woken yet. Every wake status is positive. */
@@ -42,6 +49,31 @@ final class WaitQueue {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        linkStateChanges();
+    }
+
+    /**
+     * Runs once, on a throwaway queue whose waiters are the calling thread, every path that changes a
+     * queue: queueing at the tail and at the head, withdrawing, granting, the lock's lock and unlock,
+     * and a waiter's reads of its status. The first run of each {@code VarHandle} call site in the
+     * JVM links it, which allocates; here an {@code OutOfMemoryError} comes before any owner has
+     * state, not in the middle of an owner's grant.
+     */
+    private static void linkStateChanges() {
+        WaitQueue q = new WaitQueue();
+        Waiter granted = new Waiter();
+        Waiter withdrawn = new Waiter();
+        q.lock.lock();
+        try {
+            q.enqueue(granted, false);
+            q.enqueue(withdrawn, true);
+            q.withdraw(withdrawn);
+            unparkAll(q.take(1, 1)); // the calling thread's own node: not unparked
+        } finally {
+            q.lock.unlock();
+        }
+        q.isEmpty();
+        park(granted, false, false, 0L); // woken already: returns at once
     }
 
     /**
