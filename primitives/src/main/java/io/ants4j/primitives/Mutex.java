@@ -103,6 +103,11 @@ public final class Mutex implements Lock {
      * Happens-before: every acquisition is a CAS of the word (a volatile read-modify-write) that
      * reads the value the last release wrote with a CAS; a handed-off waiter also reads its grant
      * with acquire after the releasing CAS.
+     *
+     * The first run in the JVM of a VarHandle call site links it, which allocates. This class's own
+     * call sites all run in the first tryLock, before it changes anything; what follows a change
+     * (the queue's lock, its grant to a parked waiter) is linked by WaitQueue's and SpinLock's
+     * class initialization, so an unlock on an exhausted heap still wakes its waiter.
      */
 
     private static final int LOCKED = 1;

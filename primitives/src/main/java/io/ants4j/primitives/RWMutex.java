@@ -104,6 +104,13 @@ public final class RWMutex implements ReadWriteLock {
      * either CASes or adds to the word after the writer's unlock added to it, or reads the
      * readerSem grant made after that; the writer reads readerWait 0 from the last reader's CAS,
      * or the grant made after it.
+     *
+     * The first run in the JVM of a VarHandle call site links it, which allocates. A write lock runs
+     * this class's call sites after it has taken the inner Mutex: an OutOfMemoryError there would
+     * leave that Mutex held for good. So class initialization write-locks and unlocks a throwaway
+     * RWMutex once. What follows a change in the semaphores (the queue's lock, its grant to a parked
+     * waiter) is linked by WaitQueue's and SpinLock's class initialization, so an unlock on an
+     * exhausted heap still wakes its waiter.
      */
 
     /** Go's rwmutexMaxReaders: the bias a writer subtracts from readerCount. */
@@ -121,6 +128,9 @@ public final class RWMutex implements ReadWriteLock {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        RWMutex linking = new RWMutex(); // links the call sites a write lock runs after taking the inner Mutex
+        linking.writeLock().lock();
+        linking.writeLock().unlock();
     }
 
     /** readerCount in the high 32 bits (signed), readerWait in the low 32. */

@@ -146,7 +146,11 @@ public final class TaskGroup<T> implements AutoCloseable {
      * (the members are walked by index, not by an iterator) unless something throws, so an
      * OutOfMemoryError leaves the group as it was and cannot stop a cancellation half-way;
      * exceptions are made only when thrown (cancel() makes none: close() after a successful await
-     * costs no stack trace), and a failure that cannot be kept is dropped, not thrown.
+     * costs no stack trace), and a failure that cannot be kept is dropped, not thrown. The first run
+     * in the JVM of a VarHandle call site links it, which allocates, and a member's claim, call and
+     * return run theirs after the task was counted: were the first run on an exhausted heap, the
+     * group would count the task for good (await and close hanging). So class initialization runs a
+     * nested pair of tasks inline on a throwaway group (linkStateChanges), before any group has state.
      */
     private static final int MAX_SUPPRESSED = 16;
     /** Spin-waits of a platform-thread submitter at the limit before it parks (tens of µs). */
@@ -160,6 +164,10 @@ public final class TaskGroup<T> implements AutoCloseable {
 
     private static final ThreadFactory VIRTUAL_THREADS = Thread.ofVirtual().name("ants4j-task-", 0).factory();
     private static final Executor THREAD_PER_TASK = task -> VIRTUAL_THREADS.newThread(task).start();
+
+    static {
+        linkStateChanges();
+    }
 
     private final Executor executor;
     private final TaskSlots slots;
@@ -178,6 +186,18 @@ public final class TaskGroup<T> implements AutoCloseable {
         this.executor = Objects.requireNonNull(executor, "executor");
         this.slots = new TaskSlots(limit);
         this.lock = slots.lock;
+    }
+
+    /**
+     * Runs, inline on a throwaway group, a task that submits another, then cancels the group: every path of a
+     * member's run, call and return, nested or not, and of a cancellation. The first run of each
+     * {@code VarHandle} call site in the JVM links it, which allocates: were a member's claim the first, on an
+     * exhausted heap, its run would end before it could count the task down.
+     */
+    private static void linkStateChanges() {
+        TaskGroup<Object> group = new TaskGroup<>(-1, Runnable::run);
+        group.go(() -> group.go(() -> null));
+        group.cancel();
     }
 
     /**

@@ -96,6 +96,11 @@ public final class WeightedSemaphore {
      * Happens-before: every release writes state with a volatile CAS, and every acquisition
      * either reads state in its own CAS or is granted by a thread that did (that thread's
      * release-mode store of the node's status is read with acquire mode by the waiter).
+     *
+     * The first run in the JVM of a VarHandle call site links it, which allocates. This class's own
+     * call sites all run in the constructor and the first acquire, before it changes anything; what
+     * follows a change (the queue's lock, its grant to a parked waiter) is linked by WaitQueue's and
+     * SpinLock's class initialization, so a release on an exhausted heap still wakes its waiter.
      */
 
     /** The sign bit of {@link #state}: the wait queue has a waiter. */

@@ -1,6 +1,7 @@
 package io.ants4j.primitives;
 
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -19,6 +20,10 @@ import java.util.function.BooleanSupplier;
  *       is made on a full heap; the waiter must get what it waits for.</li>
  *   <li>{@code once-run}, {@code once-func}: the first action of a {@link Once} (a {@link Once#func}) in the
  *       JVM fills the heap before it returns; it must be done: a second call neither runs it again nor hangs.</li>
+ *   <li>{@code task-run}: the first task of a {@link TaskGroup} in the JVM starts on a full heap (its executor
+ *       fills the heap before it runs the task); the group must not stay counting it: {@code await} returns.</li>
+ *   <li>{@code write-lock}: the first {@link RWMutex} lock in the JVM is a write lock, on a full heap (a
+ *       {@link Mutex} has been used before); it must take the lock or leave it free.</li>
  * </ul>
  * No warm-up: nothing runs before the call under test but what the waiter itself runs.
  */
@@ -36,6 +41,8 @@ final class FirstRunOutOfMemoryProbe {
             case "waitgroup-done" -> waitGroupDone();
             case "once-run" -> onceRun();
             case "once-func" -> onceFunc();
+            case "task-run" -> taskRun();
+            case "write-lock" -> writeLock();
             default -> "unknown probe " + args[0];
         };
         System.out.println(result);
@@ -140,6 +147,61 @@ final class FirstRunOutOfMemoryProbe {
                 : "FAILED: the first Once.func call in this JVM, whose function filled the heap, threw "
                 + where(thrown) + "; a second call from another thread threw " + where(again)
                 + ", the function ran " + runs.get() + " time(s)";
+    }
+
+    private static String taskRun() throws Exception {
+        Throwable[] thrownByRun = new Throwable[1];
+        Thread[] runner = new Thread[1];
+        TaskGroup<Object> group = TaskGroup.create(-1, task -> runner[0] = Thread.ofPlatform().daemon(true).start(() -> {
+            OutOfMemoryProbe.fillHeap();
+            try {
+                task.run();
+            } catch (Throwable t) {
+                OutOfMemoryProbe.releaseHeap();
+                thrownByRun[0] = t;
+            }
+            OutOfMemoryProbe.releaseHeap();
+        }));
+        group.go(() -> "done");
+        if (!runner[0].join(WAIT)) { // the heap is free again before await allocates
+            return "the task's thread did not end: " + group;
+        }
+        Object[] results = new Object[1];
+        Throwable thrown = call(() -> {
+            try {
+                results[0] = group.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            } catch (ExecutionException e) {
+                results[0] = e; // the task failed: the group is consistent all the same
+            }
+        });
+        return thrown == null ? "OK"
+                : "FAILED: the first task of a TaskGroup in this JVM, run on a full heap, threw " + where(thrownByRun[0])
+                + "; await() threw " + where(thrown) + ", " + group;
+    }
+
+    private static String writeLock() throws Exception {
+        Mutex used = new Mutex(); // the inner Mutex's class is in use: the write lock gets past it
+        used.lock();
+        used.unlock();
+        RWMutex rw = new RWMutex();
+        Throwable thrown = withFullHeap(rw.writeLock()::lock);
+        if (thrown == null) {
+            rw.writeLock().unlock();
+        }
+        Throwable[] again = new Throwable[1];
+        boolean[] locked = new boolean[1];
+        Throwable failed = call(() -> {
+            try {
+                locked[0] = rw.writeLock().tryLock(2, TimeUnit.SECONDS);
+            } catch (Throwable t) {
+                again[0] = t;
+            }
+        });
+        return locked[0] ? "OK" : "FAILED: the first RWMutex lock in this JVM, a write lock on a full heap, threw "
+                + where(thrown) + "; a later write lock got it: " + locked[0] + " (" + where(again[0]) + ", "
+                + where(failed) + "), " + rw;
     }
 
     /**

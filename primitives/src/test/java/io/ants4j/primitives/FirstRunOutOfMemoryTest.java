@@ -1,5 +1,6 @@
 package io.ants4j.primitives;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -23,5 +24,17 @@ class FirstRunOutOfMemoryTest {
     @ValueSource(strings = {"once-run", "once-func"})
     void firstOnceActionThatFillsTheHeapIsDone(String probe) throws Exception {
         LockTests.runOutOfMemoryProbe(FirstRunOutOfMemoryProbe.class, probe);
+    }
+
+    /** The first task of a {@link TaskGroup}, started on a full heap, does not stay counted: await returns. */
+    @Test
+    void firstTaskOfATaskGroupOnAFullHeapIsNotCountedForGood() throws Exception {
+        LockTests.runOutOfMemoryProbe(FirstRunOutOfMemoryProbe.class, "task-run");
+    }
+
+    /** The first lock of an {@link RWMutex}, a write lock on a full heap, takes it or leaves it free. */
+    @Test
+    void firstWriteLockOnAFullHeapTakesTheLockOrLeavesItFree() throws Exception {
+        LockTests.runOutOfMemoryProbe(FirstRunOutOfMemoryProbe.class, "write-lock");
     }
 }
