@@ -301,6 +301,48 @@ class TaskGroupFrayTest {
     }
 
     /**
+     * close() interrupted while it waits keeps waiting, and sets the interrupt status again before it returns
+     * (its javadoc): the group's task ignores interrupts and ends only once a releaser, who waits for the group to
+     * be cancelled, lets it go; the closer is interrupted at any point, before or during close(). Invariant:
+     * close() returns only after the task ended (if it started), with the closer's interrupt status set.
+     */
+    @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptedCloseWaitsForTheTasksAndKeepsTheInterrupt() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(-1, PLATFORM_THREADS);
+        AtomicBoolean release = new AtomicBoolean();
+        AtomicBoolean started = new AtomicBoolean();
+        AtomicBoolean ended = new AtomicBoolean();
+        group.go(() -> {
+            started.set(true);
+            try {
+                until("the task is released", release::get); // ignores the cancellation's interrupt
+                return "released";
+            } finally {
+                ended.set(true);
+            }
+        });
+        AtomicBoolean interruptSent = new AtomicBoolean();
+        Thread closer = start("closer", () -> {
+            group.close();
+            assertEquals(started.get(), ended.get(), "close() returned while a task of the group ran");
+            until("the interrupt is sent", interruptSent::get);
+            assertTrue(Thread.interrupted(), "close() returned without the interrupt status it was sent");
+        });
+        Thread interrupter = start("interrupter", () -> {
+            closer.interrupt();
+            interruptSent.set(true);
+        });
+        Thread releaser = start("releaser", () -> {
+            until("the group is cancelled", group::isCancelled);
+            Thread.yield();
+            release.set(true);
+        });
+        join(closer, interrupter, releaser);
+    }
+
+    /**
      * A cancellation clears only the interrupt it delivered to the run it cancels: whenever {@code cancel(true)}
      * of a task's Future, or of the group, comes (before the task starts, while it runs, as it returns), the
      * thread that runs the task ends with the interrupt status it had before (a runner interrupted on its own
@@ -321,9 +363,11 @@ class TaskGroupFrayTest {
             Thread.yield();
             return "none";
         });
+        AtomicBoolean blockedNotInterrupted = new AtomicBoolean();
         group.go(() -> {
-            assertFalse(never.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "never opens");
-            throw new AssertionError("a task blocked when it was cancelled was not interrupted");
+            // Checked on the test thread: what a task throws goes into what await throws, not to the test.
+            blockedNotInterrupted.set(!never.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            return "never opens";
         });
         Runnable[] members = queued.toArray(Runnable[]::new);
         AtomicBoolean ownKept = new AtomicBoolean();
@@ -351,6 +395,7 @@ class TaskGroupFrayTest {
         join(withOwn, others[0], others[1], futureCanceller, groupCanceller);
         assertTrue(ownKept.get(), "the runner's own interrupt was cleared");
         assertFalse(leaked.get(), "a cancellation's interrupt leaked past the task into its runner");
+        assertFalse(blockedNotInterrupted.get(), "a task blocked when it was cancelled was not interrupted");
         assertThrows(CancellationException.class, group::await);
     }
 
@@ -455,7 +500,9 @@ class TaskGroupFrayTest {
 
     /**
      * The first task to fail cancels the group: the other running task is interrupted, a blocked submitter is
-     * let go, and await throws an ExecutionException whose cause is that first failure.
+     * let go, and await throws an ExecutionException whose cause is that first failure, only once no task of the
+     * group runs: the interrupted task, if it started, has ended (it yields in its finally before it says so), for
+     * an await that started before the failure and one that starts after it.
      */
     @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
@@ -464,9 +511,17 @@ class TaskGroupFrayTest {
         TaskGroup<String> group = TaskGroup.create(2, PLATFORM_THREADS);
         CountDownLatch never = new CountDownLatch(1);
         IllegalStateException failure = new IllegalStateException("task failed");
+        AtomicBoolean victimStarted = new AtomicBoolean();
+        AtomicBoolean victimEnded = new AtomicBoolean();
         Future<String> victim = group.go(() -> {
-            never.await();
-            return "not cancelled";
+            victimStarted.set(true);
+            try {
+                never.await();
+                return "not cancelled";
+            } finally {
+                Thread.yield();
+                victimEnded.set(true);
+            }
         });
         group.go(() -> {
             Thread.yield();
@@ -474,8 +529,16 @@ class TaskGroupFrayTest {
         });
         AtomicReference<Future<String>> blocked = new AtomicReference<>();
         Thread submitter = start("submitter", () -> blocked.set(group.go(() -> "maybe")));
+        Thread lateAwaiter = start("awaiter after the failure", () -> { // the test thread's await mostly comes first
+            until("the failure cancels the group", group::isCancelled);
+            ExecutionException e = assertThrows(ExecutionException.class, group::await);
+            assertSame(failure, e.getCause());
+            assertEquals(victimStarted.get(), victimEnded.get(), "an await after the failure threw while a task ran");
+        });
         ExecutionException e = assertThrows(ExecutionException.class, group::await);
         assertSame(failure, e.getCause());
+        assertEquals(victimStarted.get(), victimEnded.get(), "await threw while a task of the group ran");
+        join(lateAwaiter);
         assertTrue(victim.isCancelled(), "the running task was not cancelled");
         join(submitter);
         Future<String> late = blocked.get();
