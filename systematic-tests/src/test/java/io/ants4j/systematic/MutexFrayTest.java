@@ -112,6 +112,7 @@ class MutexFrayTest {
     void waiterThatGivesUpPassesTheWakeUpOn() throws InterruptedException {
         Mutex m = new Mutex();
         m.lock();
+        AtomicBoolean interruptSent = new AtomicBoolean();
         Thread timed = start("timed", () -> {
             if (m.tryLock(1, TimeUnit.MILLISECONDS)) {
                 m.unlock();
@@ -120,7 +121,12 @@ class MutexFrayTest {
         Thread interrupted = start("interrupted", () -> {
             try {
                 m.lockInterruptibly();
-                m.unlock();
+                try { // an interrupt that lost to the lock is set again
+                    until("the interrupt is sent", interruptSent::get);
+                    assertTrue(Thread.interrupted(), "lockInterruptibly() returned the lock without the interrupt status");
+                } finally {
+                    m.unlock();
+                }
             } catch (InterruptedException expected) {
                 // gave up: holds nothing
             }
@@ -131,7 +137,10 @@ class MutexFrayTest {
         });
         untilParked(interrupted);
         untilParked(patient);
-        Thread interrupter = start("interrupter", interrupted::interrupt);
+        Thread interrupter = start("interrupter", () -> {
+            interrupted.interrupt();
+            interruptSent.set(true);
+        });
         m.unlock();
         join(interrupter, timed, interrupted, patient);
         assertEquals(false, m.isLocked(), m::toString);
