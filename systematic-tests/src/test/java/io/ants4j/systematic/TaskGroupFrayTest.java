@@ -661,6 +661,119 @@ class TaskGroupFrayTest {
         assertThrows(CancellationException.class, group::await);
     }
 
+    /**
+     * A go concurrent with a running await (the class javadoc, Rounds): if it is counted before await finds every
+     * task done, await waits for it and returns its result too; otherwise it opens the next round. An awaiter
+     * waits for the round of t1 while a submitter calls go(t2). Invariant: t2 is in exactly one round's results
+     * ({@code [t1, t2]} then {@code []}, or {@code [t1]} then {@code [t2]}), and an await whose results hold t2
+     * returned only after t2 ended.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aGoRacingAwaitIsInExactlyOneRound() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(-1, PLATFORM_THREADS);
+        AtomicBoolean t2Ended = new AtomicBoolean();
+        AtomicBoolean t1Returning = new AtomicBoolean();
+        group.go(() -> {
+            Thread.yield();
+            t1Returning.set(true);
+            return "t1";
+        });
+        AtomicReference<List<String>> firstRound = new AtomicReference<>();
+        Thread awaiter = start("awaiter", () -> {
+            List<String> results = group.await();
+            assertTrue(!results.contains("t2") || t2Ended.get(), () -> "await returned " + results + " before t2 ended");
+            firstRound.set(results);
+        });
+        Thread submitter = start("submitter", () -> {
+            until("t1 returns", t1Returning::get); // into the window where await finds the round done
+            group.go(() -> {
+                try {
+                    Thread.yield();
+                    return "t2";
+                } finally {
+                    t2Ended.set(true);
+                }
+            });
+        });
+        join(awaiter, submitter);
+        List<String> secondRound = group.await();
+        assertTrue(t2Ended.get(), "the second await returned before t2 ended");
+        if (firstRound.get().contains("t2")) {
+            assertEquals(List.of("t1", "t2"), firstRound.get());
+            assertEquals(List.of(), secondRound, "t2 was in two rounds");
+        } else {
+            assertEquals(List.of("t1"), firstRound.get());
+            assertEquals(List.of("t2"), secondRound, "t2 was in no round");
+        }
+    }
+
+    /**
+     * Cancelling one task's Future cancels that task only, its place in the results of await holding null, and the
+     * task counts against the limit until it returns; a task whose own Future was cancelled does not fail the
+     * group when it throws, one that throws first does. Limit 1: t clears an interrupt and throws, while a
+     * canceller calls cancel(true) on t's Future and a submitter s waits for the slot. Invariants: s never runs
+     * beside t; if t saw its Future cancelled before it threw, the group is not cancelled; if the group is not
+     * cancelled, t's Future is, and await returns {@code [null, s]}; if it is, await throws t's throwable as the
+     * cause and s never ran.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aCancelledTaskHoldsItsSlotUntilItReturnsAndFailsNothing() throws Exception {
+        // s's task runs inline in its go: let in while t runs, it gets there within t's few steps
+        Executor inlineForS = task -> {
+            if (Thread.currentThread().getName().equals("s")) {
+                task.run();
+            } else {
+                PLATFORM_THREADS.execute(task);
+            }
+        };
+        TaskGroup<String> group = TaskGroup.create(1, inlineForS);
+        IllegalStateException thrown = new IllegalStateException("t failed");
+        AtomicReference<Future<String>> tFuture = new AtomicReference<>();
+        AtomicBoolean tRunning = new AtomicBoolean();
+        AtomicBoolean sawCancelledBeforeThrow = new AtomicBoolean();
+        AtomicBoolean sBesideT = new AtomicBoolean();
+        AtomicBoolean sRan = new AtomicBoolean();
+        tFuture.set(group.go(() -> {
+            tRunning.set(true);
+            try {
+                Thread.yield();
+                Thread.interrupted(); // ignores a cancellation's interrupt, if it came
+                Future<String> own = tFuture.get();
+                sawCancelledBeforeThrow.set(own != null && own.isCancelled());
+                for (int i = 0; i < 3; i++) { // still counted against the limit, cancelled or not
+                    Thread.yield();
+                    Thread.interrupted();
+                }
+                throw thrown;
+            } finally {
+                tRunning.set(false);
+            }
+        }));
+        Thread canceller = start("canceller", () -> tFuture.get().cancel(true));
+        Thread submitter = start("s", () -> group.go(() -> {
+            sBesideT.set(tRunning.get());
+            sRan.set(true);
+            return "s";
+        }));
+        join(canceller, submitter);
+        if (sawCancelledBeforeThrow.get()) {
+            assertFalse(group.isCancelled(), "a task whose Future was cancelled before it threw failed the group");
+        }
+        if (group.isCancelled()) {
+            ExecutionException e = assertThrows(ExecutionException.class, group::await);
+            assertSame(thrown, e.getCause());
+            assertFalse(sRan.get(), "a task submitted after the failure ran");
+        } else {
+            assertTrue(tFuture.get().isCancelled(), "t threw, its Future not cancelled, and the group was not cancelled");
+            assertEquals(java.util.Arrays.asList(null, "s"), group.await());
+        }
+        assertFalse(sBesideT.get(), "s ran beside t, whose cancelled Future no longer held its slot");
+    }
+
     /** The results {@code await} returned, or the class of what it threw. */
     private static Object outcomeOfAwait(TaskGroup<String> group) throws Exception {
         try {
