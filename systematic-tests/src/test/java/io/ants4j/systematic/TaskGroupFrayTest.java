@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ants4j.primitives.TaskGroup;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -769,7 +770,7 @@ class TaskGroupFrayTest {
             assertFalse(sRan.get(), "a task submitted after the failure ran");
         } else {
             assertTrue(tFuture.get().isCancelled(), "t threw, its Future not cancelled, and the group was not cancelled");
-            assertEquals(java.util.Arrays.asList(null, "s"), group.await());
+            assertEquals(Arrays.asList(null, "s"), group.await());
         }
         assertFalse(sBesideT.get(), "s ran beside t, whose cancelled Future no longer held its slot");
     }
