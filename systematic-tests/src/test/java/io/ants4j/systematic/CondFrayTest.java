@@ -40,6 +40,7 @@ class CondFrayTest {
         Mutex lock = new Mutex();
         Cond cond = new Cond(lock);
         AtomicInteger taken = new AtomicInteger();
+        AtomicBoolean interruptSent = new AtomicBoolean();
         Thread timed = start("timed", () -> {
             lock.lock();
             try {
@@ -62,6 +63,9 @@ class CondFrayTest {
                 }
                 permits--;
                 taken.incrementAndGet();
+                // signalled first: an interrupt that came too ends the wait with its status set
+                until("the interrupt is sent", interruptSent::get);
+                assertTrue(Thread.interrupted(), "a signalled waiter returned without the interrupt status");
             } catch (InterruptedException gaveUp) {
                 // holds the lock again, no permit
             } finally {
@@ -81,7 +85,10 @@ class CondFrayTest {
         });
         untilParked(interrupted);
         untilParked(patient);
-        Thread interrupter = start("interrupter", interrupted::interrupt);
+        Thread interrupter = start("interrupter", () -> {
+            interrupted.interrupt();
+            interruptSent.set(true);
+        });
         lock.lock();
         permits++;
         lock.unlock();

@@ -112,6 +112,7 @@ class MutexFrayTest {
     void waiterThatGivesUpPassesTheWakeUpOn() throws InterruptedException {
         Mutex m = new Mutex();
         m.lock();
+        AtomicBoolean interruptSent = new AtomicBoolean();
         Thread timed = start("timed", () -> {
             if (m.tryLock(1, TimeUnit.MILLISECONDS)) {
                 m.unlock();
@@ -120,7 +121,12 @@ class MutexFrayTest {
         Thread interrupted = start("interrupted", () -> {
             try {
                 m.lockInterruptibly();
-                m.unlock();
+                try { // an interrupt that lost to the lock is set again
+                    until("the interrupt is sent", interruptSent::get);
+                    assertTrue(Thread.interrupted(), "lockInterruptibly() returned the lock without the interrupt status");
+                } finally {
+                    m.unlock();
+                }
             } catch (InterruptedException expected) {
                 // gave up: holds nothing
             }
@@ -131,7 +137,10 @@ class MutexFrayTest {
         });
         untilParked(interrupted);
         untilParked(patient);
-        Thread interrupter = start("interrupter", interrupted::interrupt);
+        Thread interrupter = start("interrupter", () -> {
+            interrupted.interrupt();
+            interruptSent.set(true);
+        });
         m.unlock();
         join(interrupter, timed, interrupted, patient);
         assertEquals(false, m.isLocked(), m::toString);
@@ -169,6 +178,61 @@ class MutexFrayTest {
             }
         }
         join(waiter);
+        assertFalse(m.isLocked(), m::toString);
+    }
+
+    /**
+     * A starving waiter interrupted as the lock is handed to it: if ownership was handed to it first it keeps the
+     * lock (lockInterruptibly returns normally with the interrupt status set again), else it leaves holding
+     * nothing; either way the lock returns to normal mode, the waiter being the last one. The waiter starves as in aStarvingWaiterGetsTheNextUnlock; the holder's last unlock, the hand-off,
+     * races the waiter's interrupt. Afterwards tryLock() (which fails in starvation mode) and lock() succeed.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aStarvingInterruptibleWaiterKeepsTheHandOff() throws InterruptedException {
+        Mutex m = new Mutex();
+        AtomicBoolean waiterHeld = new AtomicBoolean();
+        AtomicBoolean waiterDone = new AtomicBoolean();
+        AtomicBoolean interruptSent = new AtomicBoolean();
+        m.lock();
+        Thread waiter = start("waiter", () -> {
+            try {
+                m.lockInterruptibly();
+                waiterHeld.set(true);
+                until("the interrupt is sent", interruptSent::get);
+                assertTrue(Thread.interrupted(), () -> "lockInterruptibly() returned without the interrupt status: " + m);
+                m.unlock();
+            } catch (InterruptedException gaveUp) {
+                // holds nothing: the lock is free once the holder unlocked (checked below)
+            } finally {
+                waiterDone.set(true);
+            }
+        });
+        untilParked(waiter);
+        long parked = System.nanoTime();
+        until("over 1 ms passes", () -> System.nanoTime() - parked > TimeUnit.MILLISECONDS.toNanos(2));
+        m.unlock(); // wakes the waiter
+        boolean beat = m.tryLock(); // beat it, unless it came and went: it finds the lock held after waiting over 1 ms
+        if (beat) {
+            until("the waiter has had the lock, queues again or gave up",
+                    () -> waiterHeld.get() || waiterDone.get() || m.toString().endsWith("waiters=1]"));
+        }
+        Thread interrupter = start("interrupter", () -> {
+            waiter.interrupt();
+            interruptSent.set(true);
+        });
+        if (beat) {
+            m.unlock(); // hands the lock to the starving waiter, racing its interrupt
+        }
+        join(waiter, interrupter);
+        assertTrue(m.tryLock(), () -> "the lock stayed held or in starvation mode after the waiter left: " + m);
+        m.unlock();
+        Thread locker = start("locker", () -> {
+            m.lock();
+            m.unlock();
+        });
+        join(locker);
         assertFalse(m.isLocked(), m::toString);
     }
 

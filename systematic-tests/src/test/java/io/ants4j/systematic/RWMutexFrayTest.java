@@ -2,6 +2,7 @@ package io.ants4j.systematic;
 
 import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
+import static io.ants4j.systematic.FrayThreads.until;
 import static io.ants4j.systematic.FrayThreads.untilParked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -109,10 +110,16 @@ class RWMutexFrayTest {
         RWMutex rw = new RWMutex();
         Lock read = rw.readLock();
         read.lock();
+        AtomicBoolean interruptSent = new AtomicBoolean();
         Thread writer = start("writer", () -> {
             try {
                 rw.writeLock().lockInterruptibly();
-                rw.writeLock().unlock();
+                try { // an interrupt that lost to the lock is set again
+                    until("the interrupt is sent", interruptSent::get);
+                    assertTrue(Thread.interrupted(), "lockInterruptibly() returned the write lock without the interrupt status");
+                } finally {
+                    rw.writeLock().unlock();
+                }
             } catch (InterruptedException expected) {
                 // gave up: holds nothing
             }
@@ -128,7 +135,10 @@ class RWMutexFrayTest {
             read.unlock();
         });
         untilParked(reader);
-        Thread interrupter = start("interrupter", writer::interrupt);
+        Thread interrupter = start("interrupter", () -> {
+            writer.interrupt();
+            interruptSent.set(true);
+        });
         read.unlock();
         join(interrupter, writer, timedReader, reader);
         assertFree(rw);

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ants4j.primitives.TaskGroup;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -301,6 +302,48 @@ class TaskGroupFrayTest {
     }
 
     /**
+     * close() interrupted while it waits keeps waiting, and sets the interrupt status again before it returns
+     * (its javadoc): the group's task ignores interrupts and ends only once a releaser, who waits for the group to
+     * be cancelled, lets it go; the closer is interrupted at any point, before or during close(). Invariant:
+     * close() returns only after the task ended (if it started), with the closer's interrupt status set.
+     */
+    @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptedCloseWaitsForTheTasksAndKeepsTheInterrupt() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(-1, PLATFORM_THREADS);
+        AtomicBoolean release = new AtomicBoolean();
+        AtomicBoolean started = new AtomicBoolean();
+        AtomicBoolean ended = new AtomicBoolean();
+        group.go(() -> {
+            started.set(true);
+            try {
+                until("the task is released", release::get); // ignores the cancellation's interrupt
+                return "released";
+            } finally {
+                ended.set(true);
+            }
+        });
+        AtomicBoolean interruptSent = new AtomicBoolean();
+        Thread closer = start("closer", () -> {
+            group.close();
+            assertEquals(started.get(), ended.get(), "close() returned while a task of the group ran");
+            until("the interrupt is sent", interruptSent::get);
+            assertTrue(Thread.interrupted(), "close() returned without the interrupt status it was sent");
+        });
+        Thread interrupter = start("interrupter", () -> {
+            closer.interrupt();
+            interruptSent.set(true);
+        });
+        Thread releaser = start("releaser", () -> {
+            until("the group is cancelled", group::isCancelled);
+            Thread.yield();
+            release.set(true);
+        });
+        join(closer, interrupter, releaser);
+    }
+
+    /**
      * A cancellation clears only the interrupt it delivered to the run it cancels: whenever {@code cancel(true)}
      * of a task's Future, or of the group, comes (before the task starts, while it runs, as it returns), the
      * thread that runs the task ends with the interrupt status it had before (a runner interrupted on its own
@@ -321,9 +364,11 @@ class TaskGroupFrayTest {
             Thread.yield();
             return "none";
         });
+        AtomicBoolean blockedNotInterrupted = new AtomicBoolean();
         group.go(() -> {
-            assertFalse(never.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "never opens");
-            throw new AssertionError("a task blocked when it was cancelled was not interrupted");
+            // Checked on the test thread: what a task throws goes into what await throws, not to the test.
+            blockedNotInterrupted.set(!never.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            return "never opens";
         });
         Runnable[] members = queued.toArray(Runnable[]::new);
         AtomicBoolean ownKept = new AtomicBoolean();
@@ -351,6 +396,7 @@ class TaskGroupFrayTest {
         join(withOwn, others[0], others[1], futureCanceller, groupCanceller);
         assertTrue(ownKept.get(), "the runner's own interrupt was cleared");
         assertFalse(leaked.get(), "a cancellation's interrupt leaked past the task into its runner");
+        assertFalse(blockedNotInterrupted.get(), "a task blocked when it was cancelled was not interrupted");
         assertThrows(CancellationException.class, group::await);
     }
 
@@ -455,7 +501,9 @@ class TaskGroupFrayTest {
 
     /**
      * The first task to fail cancels the group: the other running task is interrupted, a blocked submitter is
-     * let go, and await throws an ExecutionException whose cause is that first failure.
+     * let go, and await throws an ExecutionException whose cause is that first failure, only once no task of the
+     * group runs: the interrupted task, if it started, has ended (it yields in its finally before it says so), for
+     * an await that started before the failure and one that starts after it.
      */
     @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
@@ -464,9 +512,17 @@ class TaskGroupFrayTest {
         TaskGroup<String> group = TaskGroup.create(2, PLATFORM_THREADS);
         CountDownLatch never = new CountDownLatch(1);
         IllegalStateException failure = new IllegalStateException("task failed");
+        AtomicBoolean victimStarted = new AtomicBoolean();
+        AtomicBoolean victimEnded = new AtomicBoolean();
         Future<String> victim = group.go(() -> {
-            never.await();
-            return "not cancelled";
+            victimStarted.set(true);
+            try {
+                never.await();
+                return "not cancelled";
+            } finally {
+                Thread.yield();
+                victimEnded.set(true);
+            }
         });
         group.go(() -> {
             Thread.yield();
@@ -474,8 +530,16 @@ class TaskGroupFrayTest {
         });
         AtomicReference<Future<String>> blocked = new AtomicReference<>();
         Thread submitter = start("submitter", () -> blocked.set(group.go(() -> "maybe")));
+        Thread lateAwaiter = start("awaiter after the failure", () -> { // the test thread's await mostly comes first
+            until("the failure cancels the group", group::isCancelled);
+            ExecutionException e = assertThrows(ExecutionException.class, group::await);
+            assertSame(failure, e.getCause());
+            assertEquals(victimStarted.get(), victimEnded.get(), "an await after the failure threw while a task ran");
+        });
         ExecutionException e = assertThrows(ExecutionException.class, group::await);
         assertSame(failure, e.getCause());
+        assertEquals(victimStarted.get(), victimEnded.get(), "await threw while a task of the group ran");
+        join(lateAwaiter);
         assertTrue(victim.isCancelled(), "the running task was not cancelled");
         join(submitter);
         Future<String> late = blocked.get();
@@ -596,6 +660,119 @@ class TaskGroupFrayTest {
         assertEquals(List.of("a", "b"), first.get(), "what the first await returned or threw");
         assertEquals(List.of("a", "b"), second.get(), "what the second await returned or threw");
         assertThrows(CancellationException.class, group::await);
+    }
+
+    /**
+     * A go concurrent with a running await (the class javadoc, Rounds): if it is counted before await finds every
+     * task done, await waits for it and returns its result too; otherwise it opens the next round. An awaiter
+     * waits for the round of t1 while a submitter calls go(t2). Invariant: t2 is in exactly one round's results
+     * ({@code [t1, t2]} then {@code []}, or {@code [t1]} then {@code [t2]}), and an await whose results hold t2
+     * returned only after t2 ended.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aGoRacingAwaitIsInExactlyOneRound() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(-1, PLATFORM_THREADS);
+        AtomicBoolean t2Ended = new AtomicBoolean();
+        AtomicBoolean t1Returning = new AtomicBoolean();
+        group.go(() -> {
+            Thread.yield();
+            t1Returning.set(true);
+            return "t1";
+        });
+        AtomicReference<List<String>> firstRound = new AtomicReference<>();
+        Thread awaiter = start("awaiter", () -> {
+            List<String> results = group.await();
+            assertTrue(!results.contains("t2") || t2Ended.get(), () -> "await returned " + results + " before t2 ended");
+            firstRound.set(results);
+        });
+        Thread submitter = start("submitter", () -> {
+            until("t1 returns", t1Returning::get); // into the window where await finds the round done
+            group.go(() -> {
+                try {
+                    Thread.yield();
+                    return "t2";
+                } finally {
+                    t2Ended.set(true);
+                }
+            });
+        });
+        join(awaiter, submitter);
+        List<String> secondRound = group.await();
+        assertTrue(t2Ended.get(), "the second await returned before t2 ended");
+        if (firstRound.get().contains("t2")) {
+            assertEquals(List.of("t1", "t2"), firstRound.get());
+            assertEquals(List.of(), secondRound, "t2 was in two rounds");
+        } else {
+            assertEquals(List.of("t1"), firstRound.get());
+            assertEquals(List.of("t2"), secondRound, "t2 was in no round");
+        }
+    }
+
+    /**
+     * Cancelling one task's Future cancels that task only, its place in the results of await holding null, and the
+     * task counts against the limit until it returns; a task whose own Future was cancelled does not fail the
+     * group when it throws, one that throws first does. Limit 1: t clears an interrupt and throws, while a
+     * canceller calls cancel(true) on t's Future and a submitter s waits for the slot. Invariants: s never runs
+     * beside t; if t saw its Future cancelled before it threw, the group is not cancelled; if the group is not
+     * cancelled, t's Future is, and await returns {@code [null, s]}; if it is, await throws t's throwable as the
+     * cause and s never ran.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aCancelledTaskHoldsItsSlotUntilItReturnsAndFailsNothing() throws Exception {
+        // s's task runs inline in its go: let in while t runs, it gets there within t's few steps
+        Executor inlineForS = task -> {
+            if (Thread.currentThread().getName().equals("s")) {
+                task.run();
+            } else {
+                PLATFORM_THREADS.execute(task);
+            }
+        };
+        TaskGroup<String> group = TaskGroup.create(1, inlineForS);
+        IllegalStateException thrown = new IllegalStateException("t failed");
+        AtomicReference<Future<String>> tFuture = new AtomicReference<>();
+        AtomicBoolean tRunning = new AtomicBoolean();
+        AtomicBoolean sawCancelledBeforeThrow = new AtomicBoolean();
+        AtomicBoolean sBesideT = new AtomicBoolean();
+        AtomicBoolean sRan = new AtomicBoolean();
+        tFuture.set(group.go(() -> {
+            tRunning.set(true);
+            try {
+                Thread.yield();
+                Thread.interrupted(); // ignores a cancellation's interrupt, if it came
+                Future<String> own = tFuture.get();
+                sawCancelledBeforeThrow.set(own != null && own.isCancelled());
+                for (int i = 0; i < 3; i++) { // still counted against the limit, cancelled or not
+                    Thread.yield();
+                    Thread.interrupted();
+                }
+                throw thrown;
+            } finally {
+                tRunning.set(false);
+            }
+        }));
+        Thread canceller = start("canceller", () -> tFuture.get().cancel(true));
+        Thread submitter = start("s", () -> group.go(() -> {
+            sBesideT.set(tRunning.get());
+            sRan.set(true);
+            return "s";
+        }));
+        join(canceller, submitter);
+        if (sawCancelledBeforeThrow.get()) {
+            assertFalse(group.isCancelled(), "a task whose Future was cancelled before it threw failed the group");
+        }
+        if (group.isCancelled()) {
+            ExecutionException e = assertThrows(ExecutionException.class, group::await);
+            assertSame(thrown, e.getCause());
+            assertFalse(sRan.get(), "a task submitted after the failure ran");
+        } else {
+            assertTrue(tFuture.get().isCancelled(), "t threw, its Future not cancelled, and the group was not cancelled");
+            assertEquals(Arrays.asList(null, "s"), group.await());
+        }
+        assertFalse(sBesideT.get(), "s ran beside t, whose cancelled Future no longer held its slot");
     }
 
     /** The results {@code await} returned, or the class of what it threw. */

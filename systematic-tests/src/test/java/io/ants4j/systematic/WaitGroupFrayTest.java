@@ -85,6 +85,7 @@ class WaitGroupFrayTest {
         CountDownLatch go = new CountDownLatch(1);
         CountDownLatch patientReturned = new CountDownLatch(1);
         wg.add(1);
+        AtomicBoolean interruptSent = new AtomicBoolean();
         Thread timed = start("timed", () -> {
             if (wg.await(1, TimeUnit.MILLISECONDS)) {
                 assertTrue(finished.get() >= 1, "a timed await returned true before the round ended");
@@ -94,6 +95,9 @@ class WaitGroupFrayTest {
             try {
                 wg.await();
                 assertTrue(finished.get() >= 1, "await returned before the round ended");
+                // the round ended first: an interrupt that came too is set again
+                until("the interrupt is sent", interruptSent::get);
+                assertTrue(Thread.interrupted(), "await() returned normally without the interrupt status");
             } catch (InterruptedException gaveUp) {
                 // left the group
             }
@@ -105,7 +109,10 @@ class WaitGroupFrayTest {
         });
         untilParked(interrupted);
         untilParked(patient);
-        Thread interrupter = start("interrupter", interrupted::interrupt);
+        Thread interrupter = start("interrupter", () -> {
+            interrupted.interrupt();
+            interruptSent.set(true);
+        });
         Thread task = start("task", () -> {
             go.await();
             finished.incrementAndGet();

@@ -3,6 +3,7 @@ package io.ants4j.systematic;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
+import static io.ants4j.systematic.FrayThreads.until;
 import static io.ants4j.systematic.FrayThreads.untilParked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -104,10 +105,16 @@ class WeightedSemaphoreFrayTest {
     void aCancelledAcquireGivesItsPermitsOn() throws InterruptedException {
         WeightedSemaphore sem = new WeightedSemaphore(2);
         sem.acquire(2);
+        AtomicBoolean interruptSent = new AtomicBoolean();
         Thread interrupted = start("interrupted", () -> {
             try {
                 sem.acquire(2);
-                sem.release(2);
+                try { // granted first: an interrupt that comes later stays set
+                    until("the interrupt is sent", interruptSent::get);
+                    assertTrue(Thread.interrupted(), "acquire() returned the permits without the interrupt status");
+                } finally {
+                    sem.release(2);
+                }
             } catch (InterruptedException gaveUp) {
                 // holds nothing
             }
@@ -123,7 +130,10 @@ class WeightedSemaphoreFrayTest {
             sem.release(2);
         });
         untilParked(patient);
-        Thread interrupter = start("interrupter", interrupted::interrupt);
+        Thread interrupter = start("interrupter", () -> {
+            interrupted.interrupt();
+            interruptSent.set(true);
+        });
         sem.release(2);
         join(interrupter, interrupted, timed, patient);
         assertEquals(2, sem.available(), sem::toString);
