@@ -217,6 +217,42 @@ class PoolFrayTest {
     }
 
     /**
+     * A task handed over in the fast lane exactly as its worker leaves it runs once, and is never lost
+     * ({@code SpinningWorkers}: of the submitter's CAS and the worker's withdrawing CAS exactly one wins, so the
+     * worker either leaves or has the payload to run). The worker of this pool spins only once before it
+     * withdraws ({@code FrayPoolCore.openWithShortSpins}), so the hand-off meets the withdrawal within a few
+     * scheduling steps, where the default thousand spins hide it. Two submitters each submit three quick tasks to
+     * a pool of two workers; each task runs once, never more than two workers counted, and the released pool
+     * terminates.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTaskHandedAsTheWorkerLeavesTheLaneRunsOnce() throws Exception {
+        FrayPoolCore pool = FrayPoolCore.openWithShortSpins(2, 1, PoolTasks.PLATFORM_WORKERS);
+        PoolTasks tasks = new PoolTasks(() -> 2, () -> {
+            int n = pool.running();
+            assertTrue(n <= 2, () -> "a task runs while " + n + " workers are counted: " + pool);
+        });
+        Thread a = start("a", () -> {
+            for (int i = 1; i <= 3; i++) {
+                pool.execute(tasks.quick("a" + i));
+            }
+        });
+        Thread b = start("b", () -> {
+            for (int i = 1; i <= 3; i++) {
+                pool.execute(tasks.quick("b" + i));
+            }
+        });
+        join(a, b);
+        tasks.untilStarted(6);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS), pool::toString);
+        assertEquals(0, pool.running(), pool::toString);
+        tasks.assertEachRanOnce("a1", "a2", "a3", "b1", "b2", "b3");
+    }
+
+    /**
      * {@code Future.cancel(true)} of a task leaves no interrupt for the next task of its worker ({@code Pool}'s
      * javadoc: "the worker clears that interrupt before it takes its next task"). On a pool of one worker, t1
      * (submitted) runs a few steps while a canceller calls {@code cancel(true)} on its {@code Future}, at any
