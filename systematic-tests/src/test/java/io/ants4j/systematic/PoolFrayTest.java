@@ -518,4 +518,151 @@ class PoolFrayTest {
                     () -> "a task ran " + n + " times, its future " + f);
         }
     }
+
+    /**
+     * The untimed {@code invokeAll} raced by {@code release()} ({@code AbstractPoolExecutor}'s javadoc:
+     * "RejectedExecutionException ... the tasks not done are cancelled"): on a pool of two workers, t1 waits on a
+     * gate, t2 and t3 return at once, so t3's hand-off may wait for t2's worker; a releaser closes the pool at
+     * any moment. Either every task was handed over, and once the gate opens the call returns its three futures
+     * done, each task run once; or the call throws {@code RejectedExecutionException}, the gate stays shut, and
+     * the pool terminates (no task of the call still runs) with t1, if it started, interrupted by its
+     * cancellation (it can end no other way before its wait's bound); none ran twice.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInvokeAllRejectedByAReleaseCancelsItsTasks() throws Exception {
+        invokeAllRacedBy(Pool::release, RejectedExecutionException.class);
+    }
+
+    /**
+     * The untimed {@code invokeAll} whose caller is interrupted ({@code AbstractPoolExecutor}'s javadoc:
+     * "InterruptedException if interrupted while waiting, for a worker or for the tasks; the tasks not done are
+     * cancelled"): the scenario of {@link #anInvokeAllRejectedByAReleaseCancelsItsTasks}, the racer interrupting
+     * the caller at any moment (while it hands over, waits for a worker, or waits for t1).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptedInvokeAllCancelsItsTasks() throws Exception {
+        invokeAllRacedBy(null, InterruptedException.class);
+    }
+
+    /**
+     * Runs the invokeAll scenario: {@code closer} acts on the pool from a racer thread, or, if null, the racer
+     * interrupts the caller; {@code failure} is the exception the call may end with.
+     */
+    private static void invokeAllRacedBy(java.util.function.Consumer<Pool> closer, Class<? extends Exception> failure)
+            throws Exception {
+        Pool pool = Pool.newPool(2, PoolTasks.options());
+        AtomicBoolean gate = new AtomicBoolean();
+        AtomicInteger[] ran = {new AtomicInteger(), new AtomicInteger(), new AtomicInteger()};
+        AtomicBoolean t1Interrupted = new AtomicBoolean();
+        java.util.concurrent.Callable<Integer> t1 = () -> {
+            ran[0].incrementAndGet();
+            if (cancelledWaiting(gate)) {
+                t1Interrupted.set(true);
+                throw new InterruptedException();
+            }
+            return 1;
+        };
+        java.util.function.IntFunction<java.util.concurrent.Callable<Integer>> quick = i -> () -> {
+            ran[i].incrementAndGet();
+            Thread.yield();
+            return i + 1;
+        };
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread caller = start("caller", () -> {
+            try {
+                outcome.set(pool.invokeAll(List.of(t1, quick.apply(1), quick.apply(2))));
+            } catch (InterruptedException | RejectedExecutionException e) {
+                outcome.set(e);
+            }
+        });
+        Thread racer = start("racer", () -> {
+            if (closer == null) {
+                caller.interrupt();
+            } else {
+                closer.accept(pool);
+            }
+        });
+        join(racer);
+        until("the call ended or handed every task over", () -> outcome.get() != null
+                || ran[0].get() + ran[1].get() + ran[2].get() == 3);
+        if (outcome.get() == null) {
+            gate.set(true); // every task was handed over: the call may now return
+        }
+        join(caller);
+        if (outcome.get() instanceof List<?> futures) {
+            for (int i = 0; i < 3; i++) {
+                Future<?> f = (Future<?>) futures.get(i);
+                int n = ran[i].get();
+                assertTrue(f.isDone() && (f.isCancelled() ? n <= 1 : n == 1),
+                        () -> "invokeAll returned a future " + f + " of a task run " + n + " times");
+            }
+        } else {
+            assertInstanceOf(failure, outcome.get(), "what the call threw");
+        }
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        if (!(outcome.get() instanceof List)) { // every task ended: t1 could only by its cancellation
+            assertTrue(ran[0].get() == 0 || t1Interrupted.get() || gate.get(),
+                    "t1 ran on after the call threw: not cancelled");
+        }
+        for (int i = 0; i < 3; i++) {
+            int n = ran[i].get();
+            assertTrue(n <= 1, "a task of the call ran " + n + " times");
+        }
+    }
+
+    /**
+     * {@code invokeAny} "returns the result of a task that completed normally, and cancels the others": on a
+     * pool of two workers, both tasks start and wait until both run; then the first to claim the win returns its
+     * name, the other waits on a gate that never opens. The call returns the winner's name, and the loser is
+     * interrupted by its cancellation (it can end no other way) before the pool terminates.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void invokeAnyCancelsTheTaskStillRunning() throws Exception {
+        Pool pool = Pool.newPool(2, PoolTasks.options());
+        AtomicBoolean never = new AtomicBoolean();
+        AtomicReference<String> winner = new AtomicReference<>();
+        AtomicInteger started = new AtomicInteger();
+        AtomicInteger loserInterrupted = new AtomicInteger();
+        java.util.function.Function<String, java.util.concurrent.Callable<String>> task = name -> () -> {
+            started.incrementAndGet();
+            until("both tasks run", () -> started.get() == 2);
+            if (winner.compareAndSet(null, name)) {
+                return name;
+            }
+            assertTrue(cancelledWaiting(never), "the loser returned from a gate that never opens");
+            loserInterrupted.incrementAndGet();
+            throw new InterruptedException();
+        };
+        String result = pool.invokeAny(List.of(task.apply("a"), task.apply("b")));
+        assertEquals(winner.get(), result, "the result is not the winner's");
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                () -> "the loser still runs: not cancelled, " + pool);
+        assertEquals(1, loserInterrupted.get(), "the loser was not interrupted");
+    }
+
+    /**
+     * Waits for {@code gate} to open, polling; returns true if interrupted meanwhile (a task's cancellation),
+     * false if it opened. Not a latch: under Fray 0.9.2 an interrupt can end a {@code CountDownLatch.await} with
+     * {@code true} and no exception on a latch never counted down (docs/testing.md, "Limits").
+     */
+    private static boolean cancelledWaiting(AtomicBoolean gate) {
+        for (int i = 0; i < 100_000; i++) {
+            if (Thread.interrupted()) {
+                return true;
+            }
+            if (gate.get()) {
+                return false;
+            }
+            Thread.yield();
+        }
+        throw new AssertionError("a task neither released nor cancelled");
+    }
 }
