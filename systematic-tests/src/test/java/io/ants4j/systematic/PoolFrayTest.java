@@ -132,6 +132,59 @@ class PoolFrayTest {
     }
 
     /**
+     * Purge racing {@code release()} and {@code reboot()} loses no task and leaves the pool sound: on a pool of
+     * one worker (a hand-moved clock, {@code FrayPoolCore}), a purger retires idle workers three times while a
+     * submitter executes two tasks and a third thread releases and reboots the pool. A task is either refused
+     * ({@code PoolClosedException}, never run) or runs once, never with more than one worker counted; afterwards
+     * the reopened pool runs a task, its idle worker expires by two purges, and the released pool terminates
+     * (every worker told to stop: the purged ones too).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void purgeRacingReleaseAndRebootLosesNoTask() throws Exception {
+        FrayPoolCore pool = FrayPoolCore.open(1, Duration.ofSeconds(1), PoolTasks.PLATFORM_WORKERS);
+        PoolTasks tasks = new PoolTasks(() -> 1, () -> {
+            int n = pool.running();
+            assertTrue(n <= 1, () -> "a task runs while " + n + " workers are counted: " + pool);
+        });
+        pool.execute(tasks.quick("t0"));
+        tasks.untilStarted(1);
+        List<String> accepted = new java.util.concurrent.CopyOnWriteArrayList<>(List.of("t0"));
+        Thread submitter = start("submitter", () -> {
+            for (String name : List.of("s1", "s2")) {
+                try {
+                    pool.execute(tasks.quick(name));
+                    accepted.add(name);
+                } catch (io.ants4j.pool.PoolClosedException e) {
+                    // refused while closed: must never run
+                }
+            }
+        });
+        Thread purger = start("purger", () -> {
+            for (int i = 0; i < 3; i++) {
+                pool.advanceAndPurge();
+                Thread.yield();
+            }
+        });
+        Thread lifecycle = start("lifecycle", () -> {
+            pool.release();
+            pool.reboot();
+        });
+        join(submitter, purger, lifecycle);
+        pool.execute(tasks.quick("after"));
+        accepted.add("after");
+        tasks.untilStarted(accepted.size());
+        until("every worker left is idle on the queue", () -> tasks.active() == 0 && pool.running() == pool.queued());
+        pool.advanceAndPurge();
+        pool.advanceAndPurge();
+        assertEquals(0, pool.running(), () -> "a worker idle for twice the expiry is still counted: " + pool);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS), pool::toString);
+        tasks.assertEachRanOnce(accepted.toArray(String[]::new));
+    }
+
+    /**
      * {@code tune} up serves the blocked submitters that have waited longest, and a capacity tuned down holds
      * for every task that starts afterwards (surplus workers exit as they finish; none takes a new task): on a
      * {@link PoolWithFunc} of one worker, s1, s2 and s3 block behind t0; tune(3) lets s1 and s2 in, s3 waits
