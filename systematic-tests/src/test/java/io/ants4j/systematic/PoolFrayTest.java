@@ -306,6 +306,51 @@ class PoolFrayTest {
     }
 
     /**
+     * {@code MultiPool}: "a maxBlockingTasks limit holds per sub-pool, and so does the order of blocked
+     * submitters". Two sub-pools of one worker, {@code maxBlockingTasks(2)}, round robin; each worker held by a
+     * task; s1 to s4 come one after another and block, two in each sub-pool (round robin sends s1 and s3 to one,
+     * s2 and s4 to the other); s5 finds both sub-pools at their limit and gets {@code PoolOverloadException}
+     * (a limit over the whole multi-pool would have refused s3). Freed, each sub-pool serves its waiters in
+     * arrival order: s1 before s3, s2 before s4. Every submitter already waits when the workers are freed and
+     * none submits afterwards, so the fast lane's documented exception (a submitter of another sub-pool taking
+     * a spinning worker before it sees its own sub-pool's new waiter) cannot arise.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void multiPoolLimitsAndOrdersTheWaitersPerSubPool() throws Exception {
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN,
+                PoolOptions.builder().threadFactory(PoolTasks.PLATFORM_WORKERS).disablePurge(true)
+                        .maxBlockingTasks(2).build());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> {
+            assertTrue(pool.running(0) <= 1 && pool.running(1) <= 1, () -> "a sub-pool above its capacity: " + pool);
+        });
+        CountDownLatch hold = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", hold));
+        pool.execute(tasks.holding("t1", hold));
+        tasks.untilStarted(2);
+        Thread[] s = new Thread[4];
+        for (int i = 1; i <= 4; i++) {
+            String name = "s" + i;
+            s[i - 1] = start(name, () -> pool.execute(tasks.quick(name)));
+            int waiters = i;
+            until(name + " waits", () -> pool.waiting() == waiters);
+        }
+        assertTrue(pool.waiting(0) == 2 && pool.waiting(1) == 2, pool::toString);
+        assertThrows(PoolOverloadException.class, () -> pool.execute(tasks.quick("s5")),
+                "a third waiter in a sub-pool of maxBlockingTasks(2)");
+        hold.countDown();
+        join(s);
+        tasks.untilStarted(6);
+        List<String> order = tasks.started();
+        assertTrue(order.indexOf("s1") < order.indexOf("s3") && order.indexOf("s2") < order.indexOf("s4"),
+                () -> "a sub-pool's waiters not served in arrival order: " + order);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("t0", "t1", "s1", "s2", "s3", "s4");
+    }
+
+    /**
      * {@code Future.cancel(true)} of a task leaves no interrupt for the next task of its worker ({@code Pool}'s
      * javadoc: "the worker clears that interrupt before it takes its next task"). On a pool of one worker, t1
      * (submitted) runs a few steps while a canceller calls {@code cancel(true)} on its {@code Future}, at any
