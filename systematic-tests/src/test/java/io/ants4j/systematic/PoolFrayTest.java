@@ -66,8 +66,24 @@ class PoolFrayTest {
         blockedSubmittersAreServedInArrivalOrderScenario();
     }
 
+    /**
+     * {@link #blockedSubmittersAreServedInArrivalOrder} on a pool whose idle workers wait in a ring allocated up
+     * front ({@code PoolOptions.preAlloc(true)}, a {@code LoopQueue} instead of the stack).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void blockedSubmittersAreServedInArrivalOrderPreAlloc() throws Exception {
+        blockedSubmittersAreServedInArrivalOrderScenario(PoolOptions.builder()
+                .threadFactory(PoolTasks.PLATFORM_WORKERS).disablePurge(true).preAlloc(true).build());
+    }
+
     private static void blockedSubmittersAreServedInArrivalOrderScenario() throws Exception {
-        Pool pool = Pool.newPool(1, PoolTasks.options());
+        blockedSubmittersAreServedInArrivalOrderScenario(PoolTasks.options());
+    }
+
+    private static void blockedSubmittersAreServedInArrivalOrderScenario(PoolOptions options) throws Exception {
+        Pool pool = Pool.newPool(1, options);
         PoolTasks tasks = new PoolTasks(pool::cap, () -> assertTrue(pool.running() <= 1, pool::toString));
         CountDownLatch t0Ends = new CountDownLatch(1);
         pool.execute(tasks.holding("t0", t0Ends));
@@ -99,7 +115,21 @@ class PoolFrayTest {
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void revertAndPurgeLoseNoTask() throws Exception {
-        FrayPoolCore pool = FrayPoolCore.open(1, Duration.ofSeconds(1), PoolTasks.PLATFORM_WORKERS);
+        revertAndPurgeLoseNoTask(FrayPoolCore.open(1, Duration.ofSeconds(1), PoolTasks.PLATFORM_WORKERS));
+    }
+
+    /**
+     * {@link #revertAndPurgeLoseNoTask} on a pool whose idle workers wait in a ring allocated up front
+     * ({@code PoolOptions.preAlloc(true)}: a {@code LoopQueue}, whose purge cuts expired workers off its head).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void revertAndPurgeLoseNoTaskPreAlloc() throws Exception {
+        revertAndPurgeLoseNoTask(FrayPoolCore.openPreAlloc(1, Duration.ofSeconds(1), PoolTasks.PLATFORM_WORKERS));
+    }
+
+    private static void revertAndPurgeLoseNoTask(FrayPoolCore pool) throws Exception {
         PoolTasks tasks = new PoolTasks(() -> 1, () -> {
             int n = pool.running();
             assertTrue(n == 1, () -> "a task runs while " + n + " workers are counted: " + pool);
