@@ -132,10 +132,26 @@ final class SpinningWorkers {
     /** {@code null}, {@link #SPINNING}, or the hot worker's payload; accessed through {@link #SLOT}. */
     @SuppressWarnings("unused")
     private volatile Object slot;
+    /** Slot reads a spinning worker makes before it withdraws: {@link #WORKER_SPINS} but in a test. */
+    private final int workerSpins;
     /** Submissions left that skip spinning; a racy hint, read and written plainly. */
     private int skips;
     /** Submitter spins in a row that ended empty-handed; a racy hint like {@link #skips}. */
     private int misses;
+
+    /** A lane whose spinning worker reads the slot {@link #WORKER_SPINS} times before it withdraws. */
+    SpinningWorkers() {
+        this(WORKER_SPINS);
+    }
+
+    /**
+     * A lane whose spinning worker reads the slot {@code workerSpins} times before it withdraws: a test makes
+     * it 1 or 2, so that a submitter's hand-off meets the withdrawal often (the race is then a few scheduling
+     * steps wide instead of a thousand spins).
+     */
+    SpinningWorkers(int workerSpins) {
+        this.workerSpins = workerSpins;
+    }
 
     /**
      * Hands {@code payload} to the spinning worker, waiting briefly for a busy hot worker to become free.
@@ -207,7 +223,7 @@ final class SpinningWorkers {
             IN_LANES.decrementAndGet();
             return NONE; // another worker is in the lane
         }
-        for (int i = 0; i < WORKER_SPINS && !owner.hasWaiters(); i++) {
+        for (int i = 0; i < workerSpins && !owner.hasWaiters(); i++) {
             Object v = SLOT.getAcquire(this);
             if (v != SPINNING) {
                 return v == NULL ? null : v;

@@ -28,12 +28,12 @@ public final class FrayPoolCore {
     private final long expiryNanos;
     private final PoolCore core;
 
-    private FrayPoolCore(int capacity, Duration expiry, ThreadFactory threads) {
+    private FrayPoolCore(int capacity, Duration expiry, ThreadFactory threads, boolean preAlloc,
+                         SpinningWorkers lane) {
         this.expiryNanos = expiry.toNanos();
         PoolOptions options = PoolOptions.builder().expiryDuration(expiry).disablePurge(true)
-                .threadFactory(threads).build();
-        this.core = new PoolCore("fray", capacity, options, task -> ((Runnable) task).run(), new SpinningWorkers(),
-                time);
+                .threadFactory(threads).preAlloc(preAlloc).build();
+        this.core = new PoolCore("fray", capacity, options, task -> ((Runnable) task).run(), lane, time);
     }
 
     /**
@@ -41,7 +41,23 @@ public final class FrayPoolCore {
      * {@code expiry} on the hand-driven clock.
      */
     public static FrayPoolCore open(int capacity, Duration expiry, ThreadFactory threads) {
-        return new FrayPoolCore(capacity, expiry, threads);
+        return new FrayPoolCore(capacity, expiry, threads, false, new SpinningWorkers());
+    }
+
+    /**
+     * As {@link #open}, with its idle workers in a ring allocated up front ({@link PoolOptions#preAlloc}).
+     */
+    public static FrayPoolCore openPreAlloc(int capacity, Duration expiry, ThreadFactory threads) {
+        return new FrayPoolCore(capacity, expiry, threads, true, new SpinningWorkers());
+    }
+
+    /**
+     * As {@link #open}, with a fast lane whose spinning worker reads the slot only {@code workerSpins} times
+     * before it withdraws: a submitter's hand-off then often meets the worker leaving the lane, a race that
+     * the default thousand spins hide from Fray.
+     */
+    public static FrayPoolCore openWithShortSpins(int capacity, int workerSpins, ThreadFactory threads) {
+        return new FrayPoolCore(capacity, Duration.ofSeconds(1), threads, false, new SpinningWorkers(workerSpins));
     }
 
     /** Submits {@code task} as {@link Pool#execute} does: blocks while every worker is busy. */
@@ -78,6 +94,11 @@ public final class FrayPoolCore {
     /** Closes the pool. */
     public void release() {
         core.release();
+    }
+
+    /** Opens the released pool again ({@link Pool#reboot}). */
+    public void reboot() {
+        core.reboot();
     }
 
     /** Whether the pool terminated within {@code seconds} (virtual, under Fray). */

@@ -59,8 +59,8 @@ final class PoolScenarios {
             this.suffix = suffix;
         }
 
-        PoolOptions options(Duration expiry, Logger logger) {
-            PoolOptions.Builder b = PoolOptions.builder().expiryDuration(expiry).logger(logger);
+        PoolOptions options(Duration expiry, Logger logger, boolean preAlloc) {
+            PoolOptions.Builder b = PoolOptions.builder().expiryDuration(expiry).logger(logger).preAlloc(preAlloc);
             if (this == PLATFORM) {
                 b.threadFactory(Thread.ofPlatform().daemon(true).name("sweep-worker-", 0).factory());
             }
@@ -150,7 +150,15 @@ final class PoolScenarios {
 
         /** A {@code Pool} of capacity {@code cap} (the other kinds: {@link #CAP}). */
         PoolState(String kind, Workers workers, Duration expiry, int cap) {
-            PoolOptions o = workers.options(expiry, logger);
+            this(kind, workers, expiry, cap, false);
+        }
+
+        /**
+         * As above; with {@code preAlloc}, the idle workers wait in a ring allocated up front
+         * ({@link PoolOptions#preAlloc()}).
+         */
+        PoolState(String kind, Workers workers, Duration expiry, int cap, boolean preAlloc) {
+            PoolOptions o = workers.options(expiry, logger, preAlloc);
             switch (kind) {
                 case "Pool" -> {
                     Pool p = Pool.newPool(cap, o);
@@ -362,6 +370,8 @@ final class PoolScenarios {
                 s -> s.executor.execute(s.task), 1);
         submission(l, "Pool.execute (idle worker)" + x, () -> new PoolState("Pool", w, noPurge()).withIdleWorker(),
                 s -> s.executor.execute(s.task), 1);
+        submission(l, "Pool.execute (idle worker, preAlloc)" + x,
+                () -> new PoolState("Pool", w, noPurge(), CAP, true).withIdleWorker(), s -> s.executor.execute(s.task), 1);
         submission(l, "Pool.submit" + x, () -> new PoolState("Pool", w, noPurge()),
                 s -> s.future = s.executor.submit(s.callable), 1);
         submission(l, "Pool.tryExecute" + x, () -> new PoolState("Pool", w, noPurge()).withIdleWorker(),
@@ -402,22 +412,11 @@ final class PoolScenarios {
                                 () -> backgroundThreads().isEmpty());
                     }));
         }
-        l.add(Scenario.held("Pool.purge" + x, () -> {
-            PoolState s = new PoolState("Pool", w, SHORT_EXPIRY).withIdleWorker();
-            s.full();
-            s.gate.countDown();
-            until(() -> "both workers are idle: " + s.pool, () -> s.pool.idle() == CAP);
-            return s;
-        }, s -> { }, s -> s.pool.idle() == 0, (s, thrown) -> {
-            noneOrOutOfMemory(thrown);
-            until(() -> "the idle workers are purged: " + s.pool, () -> s.pool.idle() == 0 && s.pool.running() == 0);
-            s.run(s.task);
-            until(() -> "a new worker is purged in turn: " + s.pool, () -> s.ran.get() == 1 && s.pool.running() == 0);
-            terminates(s);
-        }));
+        purge(l, "Pool.purge" + x, w, false);
+        purge(l, "Pool.purge (preAlloc)" + x, w, true);
         // a worker's revert grows the idle stack (16 slots at first) on its own thread: the worker ends on the
         // error with its count given back and the fast lane free
-        l.add(Scenario.held("Pool revert grows the idle stack" + x, () -> {
+                l.add(Scenario.held("Pool revert grows the idle stack" + x, () -> {
             PoolState s = new PoolState("Pool", w, noPurge(), IDLE_STACK + 1);
             CountDownLatch first = new CountDownLatch(1);
             CountDownLatch started = new CountDownLatch(IDLE_STACK);
@@ -452,6 +451,27 @@ final class PoolScenarios {
     }
 
     /** {@code invokeAny} of two tasks on a {@link Pool}: it returns a task's result, and the pool works. */
+    /**
+     * The purger (held): the pool's two idle workers expire while the heap is exhausted; whatever failed, they
+     * are purged, a new worker is purged in turn, and the pool terminates. With {@code preAlloc}, on the ring of
+     * idle workers ({@code LoopQueue}) instead of the stack.
+     */
+    private static void purge(List<Scenario<?>> l, String name, Workers w, boolean preAlloc) {
+        l.add(Scenario.held(name, () -> {
+            PoolState s = new PoolState("Pool", w, SHORT_EXPIRY, CAP, preAlloc).withIdleWorker();
+            s.full();
+            s.gate.countDown();
+            until(() -> "both workers are idle: " + s.pool, () -> s.pool.idle() == CAP);
+            return s;
+        }, s -> { }, s -> s.pool.idle() == 0, (s, thrown) -> {
+            noneOrOutOfMemory(thrown);
+            until(() -> "the idle workers are purged: " + s.pool, () -> s.pool.idle() == 0 && s.pool.running() == 0);
+            s.run(s.task);
+            until(() -> "a new worker is purged in turn: " + s.pool, () -> s.ran.get() == 1 && s.pool.running() == 0);
+            terminates(s);
+        }));
+    }
+
     private static void invokeAny(List<Scenario<?>> l, String name, Workers w, Scenario.Operation<PoolState> op) {
         l.add(Scenario.of(name, () -> new PoolState("Pool", w, noPurge()), op, (s, thrown) -> {
             noneOrOutOfMemory(thrown);

@@ -586,6 +586,8 @@ final class PrimitiveScenarios {
         final CountDownLatch started = new CountDownLatch(1);
         final CountDownLatch never = new CountDownLatch(1);
         final AtomicReference<Thread> runningThread = new AtomicReference<>();
+        /** Whether the running task's wait ended by an interrupt (its cancellation). */
+        volatile boolean interrupted;
         final Object result = new Object();
         volatile Future<Object> running;
         volatile Future<Object> future;
@@ -614,7 +616,12 @@ final class PrimitiveScenarios {
             running = group.go(() -> {
                 runningThread.set(Thread.currentThread());
                 started.countDown();
-                never.await(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                try {
+                    never.await(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    throw e;
+                }
                 return result;
             });
             until("the long task runs", () -> started.getCount() == 0);
@@ -732,6 +739,26 @@ final class PrimitiveScenarios {
                     PrimitiveScenarios::submitterLetIn));
             l.add(Scenario.of("TaskGroup.cancel" + on, () -> new TaskState(-1, platform, false).withRunningTask(),
                     t -> t.group.cancel(), PrimitiveScenarios::cancelled));
+            // a running task's Future cancelled: the slot comes back, await reports null in its place, and the
+            // group (limit 1: a slot not given back would refuse the next task) goes on
+            l.add(Scenario.of("TaskGroup Future.cancel(true)" + on,
+                    () -> new TaskState(1, platform, false).withRunningTask(), t -> t.running.cancel(true),
+                    (t, thrown) -> {
+                        noneOrOutOfMemory(thrown);
+                        if (!t.running.isDone()) {
+                            t.running.cancel(true); // the cancel failed before it changed anything: again
+                        }
+                        check(t.running.isCancelled(), "the running task's Future is not cancelled");
+                        until(() -> "the cancelled task ends and its slot comes back: " + t.group,
+                                () -> !t.runningThread.get().isAlive()
+                                        && t.group.toString().endsWith("running=0, cancelled=false]"));
+                        check(t.interrupted, "the cancelled task was not interrupted: it waited out its bound");
+                        AtomicReference<List<Object>> results = new AtomicReference<>();
+                        Probe.start("awaiter", () -> results.set(t.group.await())).join();
+                        check(java.util.Collections.singletonList(null).equals(results.get()),
+                                "await returned " + results.get() + " for the cancelled task");
+                        groupWorks(t);
+                    }));
             l.add(Scenario.of("TaskGroup.close" + on, () -> new TaskState(-1, platform, false).withRunningTask(),
                     t -> t.group.close(), PrimitiveScenarios::cancelled));
         }
