@@ -141,7 +141,10 @@ class WorkerPoolContractTest {
         go.countDown();
         await(ranAfterWait);
         submitter.join(WAIT);
-        eventually("both workers idle", () -> pool.idle() == 2, pool::toString); // the next submission won't wait
+        assertEquals(1, pool.stats().blockedSubmits(), "only the submitter that parked waited");
+        // idle() counts a worker on its way from the fast lane to the idle queue: a submission may still wait
+        // for it briefly, so the one below may count as blocked too
+        eventually("both workers idle", () -> pool.idle() == 2, pool::toString);
         CountDownLatch failed = new CountDownLatch(1);
         t.submit().accept(() -> {
             failed.countDown();
@@ -154,7 +157,7 @@ class WorkerPoolContractTest {
         assertThrows(PoolClosedException.class, () -> t.submit().accept(() -> { }));
         PoolStats s = pool.stats();
         assertEquals(tasks(4, 3, 1, 2), tasks(s), "2 blockers, the waiter, the failure; a timeout and a closed pool");
-        assertEquals(1, s.blockedSubmits(), "only the submitter that parked waited");
+        assertTrue(s.blockedSubmits() >= 1, s.toString());
         assertTrue(s.blockedTime().toNanos() > 0 && s.blockedTime().toNanos() <= System.nanoTime() - start,
                 s.toString());
     }
