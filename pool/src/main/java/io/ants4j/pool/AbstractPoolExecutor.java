@@ -123,7 +123,7 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
      * like every task (a worker clears an interrupt left over from an earlier task before it starts the next).
      * An interrupt that throws (closing the interruptible channel a task is blocked on can) does not stop the
      * others: it is logged at {@code ERROR} with the pool's {@linkplain PoolOptions#logger() logger}, and this
-     * call returns normally.
+     * call returns normally (a logger that throws too loses that report).
      *
      * @return an empty list: the pool never queues tasks, so none is waiting to run
      */

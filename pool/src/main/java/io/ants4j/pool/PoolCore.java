@@ -1025,7 +1025,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         try {
             w.interrupt();
         } catch (Throwable t) {
-            failures.reportBackground(t, "shutdownNow: interrupting a worker thread threw; the others were interrupted");
+            failures.reportOnCaller(t, "shutdownNow: interrupting a worker thread threw; the others were interrupted");
         }
     }
 

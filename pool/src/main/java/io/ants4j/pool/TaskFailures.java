@@ -48,6 +48,19 @@ final class TaskFailures {
     }
 
     /**
+     * Logs a failure met by a caller of the pool that goes on (an interrupt that threw in {@code shutdownNow});
+     * never throws. If the logger throws, the failure is dropped: the caller's thread did not die of it, so its
+     * uncaught-exception handler is no place for it.
+     */
+    void reportOnCaller(Throwable failure, String message) {
+        try {
+            options.logger().log(System.Logger.Level.ERROR, message, failure);
+        } catch (Throwable loggerFailure) {
+            // nowhere else to report to
+        }
+    }
+
+    /**
      * Logs {@code t} at {@code ERROR} ({@code message} null: a task failure); if the logger throws, hands
      * {@code t} to the worker thread's uncaught-exception handler instead, as if the thread had died of it.
      */

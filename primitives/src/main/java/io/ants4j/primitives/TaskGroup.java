@@ -192,12 +192,17 @@ public final class TaskGroup<T> implements AutoCloseable {
      * Runs, inline on a throwaway group, a task that submits another, then cancels the group: every path of a
      * member's run, call and return, nested or not, and of a cancellation. The first run of each
      * {@code VarHandle} call site in the JVM links it, which allocates: were a member's claim the first, on an
-     * exhausted heap, its run would end before it could count the task down.
+     * exhausted heap, its run would end before it could count the task down. The initializing thread keeps no
+     * record of it: a record left there would pin the library's class loader for as long as the thread lives.
      */
     private static void linkStateChanges() {
-        TaskGroup<Object> group = new TaskGroup<>(-1, Runnable::run);
-        group.go(() -> group.go(() -> null));
-        group.cancel();
+        try {
+            TaskGroup<Object> group = new TaskGroup<>(-1, Runnable::run);
+            group.go(() -> group.go(() -> null));
+            group.cancel();
+        } finally {
+            TaskMember.forgetCalling();
+        }
     }
 
     /**

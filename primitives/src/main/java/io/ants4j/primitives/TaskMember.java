@@ -272,6 +272,14 @@ final class TaskMember<T> implements Runnable, Callable<T> {
         }
     }
 
+    /**
+     * Removes the current thread's record. For {@code TaskGroup}'s class initialization only, whose throwaway
+     * members run inline on the initializing thread, which is nobody's executor thread.
+     */
+    static void forgetCalling() {
+        CALLING.remove();
+    }
+
     /** What a thread is calling; see {@link #CALLING}. */
     private static final class Calling {
         /** The member whose task the thread is calling, the innermost if several are nested; null if none. */
