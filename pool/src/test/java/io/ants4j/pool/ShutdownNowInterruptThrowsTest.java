@@ -1,10 +1,13 @@
 package io.ants4j.pool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.channels.spi.AbstractInterruptibleChannel;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -169,6 +172,44 @@ class ShutdownNowInterruptThrowsTest {
             release.countDown();
             pool.release();
             pool.awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * With a logger that throws too, the interrupt's failure is dropped: the caller of {@code shutdownNow} did not
+     * terminate, so its uncaught-exception handler ("invoked when a Thread abruptly terminates") is not told.
+     */
+    @Test
+    void aThrowingLoggerDoesNotReportTheInterruptFailureAsTheCallersDeath() throws Exception {
+        RecordingLogger logger = new RecordingLogger(true);
+        Pool pool = Pool.newPool(1, PoolOptions.builder().logger(logger).build());
+        FailingCloseChannel channel = new FailingCloseChannel();
+        CountDownLatch release = new CountDownLatch(1);
+        List<Throwable> reportedAsUncaught = new CopyOnWriteArrayList<>();
+        List<Throwable> thrownByShutdownNow = new CopyOnWriteArrayList<>();
+        try {
+            pool.execute(() -> channel.blockingRead(new CountDownLatch(1), release));
+            TestSupport.await(channel.blocked);
+            Thread caller = Thread.ofPlatform().unstarted(() -> {
+                try {
+                    pool.shutdownNow();
+                } catch (Throwable t) {
+                    thrownByShutdownNow.add(t);
+                }
+            });
+            caller.setUncaughtExceptionHandler((t, e) -> reportedAsUncaught.add(e));
+            caller.start();
+            caller.join(TimeUnit.SECONDS.toMillis(10));
+            assertFalse(caller.isAlive(), "shutdownNow still running");
+            assertTrue(channel.closeTried.await(5, TimeUnit.SECONDS), "the interrupt never tried the close");
+            assertEquals(List.of(), thrownByShutdownNow, "shutdownNow \"returns normally\"");
+            assertEquals(List.of(), reportedAsUncaught,
+                    "the caller of shutdownNow did not terminate, yet its uncaught-exception handler was given"
+                            + " the interrupt's failure (logger records: " + logger.thrown + ")");
+        } finally {
+            release.countDown();
+            pool.release();
+            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
         }
     }
 }
