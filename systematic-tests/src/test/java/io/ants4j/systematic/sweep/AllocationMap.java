@@ -48,13 +48,27 @@ record AllocationMap(List<Allocation> allocations, long total) {
     }
 
     /**
-     * The offset of the first allocation made under each call of ants4j code ({@link Allocation#caller}): the
-     * quick run's targets. Every allocation of the JDK under one call of ours throws out of that same call, so
-     * the code under test sees one failure per call site; the full run fails every allocation.
+     * The quick run's targets: for each call site of ants4j code ({@link Allocation#caller}), the offset of the
+     * first allocation under its first call and, if the operation calls it again later (a loop over sub-pools,
+     * waiters or workers), under its last call. Every allocation of the JDK under one call of ours throws out of
+     * that same call, so the code under test sees one failure per call; a failure in the last pass of a loop
+     * finds the earlier passes done, one in the first finds none done. The full run fails every allocation.
      */
     List<Long> offsetsPerCallSite() {
-        java.util.Set<String> seen = new java.util.HashSet<>();
-        return allocations.stream().filter(a -> seen.add(a.caller())).map(Allocation::offset).toList();
+        java.util.Map<String, Long> first = new java.util.LinkedHashMap<>();
+        java.util.Map<String, Long> last = new java.util.HashMap<>();
+        String previous = null;
+        for (Allocation a : allocations) {
+            String caller = a.caller();
+            if (!caller.equals(previous)) { // a new call begins
+                first.putIfAbsent(caller, a.offset());
+                last.put(caller, a.offset());
+            }
+            previous = caller;
+        }
+        java.util.TreeSet<Long> targets = new java.util.TreeSet<>(first.values());
+        targets.addAll(last.values());
+        return List.copyOf(targets);
     }
 
     /** The allocation that an operation whose thread allocated {@code position} bytes before failing failed at. */

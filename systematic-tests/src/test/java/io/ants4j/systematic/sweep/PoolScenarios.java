@@ -540,13 +540,17 @@ final class PoolScenarios {
             rebootWorks(s);
         }));
         l.add(Scenario.of(kind + ".reboot" + x, () -> {
-            PoolState s = new PoolState(kind, w, SHORT_EXPIRY).withIdleWorker();
+            PoolState s = new PoolState(kind, w, SHORT_EXPIRY).full(); // every sub-pool has started a worker
+            s.gate.countDown();
             s.pool.release();
             check(s.pool.awaitTermination(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), "setup: not terminated");
             return s;
         }, s -> s.pool.reboot(), (s, thrown) -> {
             noneOrOutOfMemory(thrown);
-            if (s.pool.isClosed()) { // the reboot did not happen: it must still be possible
+            if (s.pool.isClosed()) { // the reboot did not happen: the pool is closed as a whole, so a release
+                s.pool.release();    // ends it, and a reboot is still possible
+                check(s.pool.awaitTermination(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                        "closed after a failed reboot, released, does not terminate: " + s.pool);
                 s.pool.reboot();
             }
             check(!s.pool.isClosed(), "closed after a second reboot");
