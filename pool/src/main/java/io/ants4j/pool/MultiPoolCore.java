@@ -41,8 +41,9 @@ import java.util.function.ToIntFunction;
  * {@link PoolClosedException}) or a closed one with an open part (it never terminates). Within a walk the
  * order keeps the submit path right: a release marks the multi-pool closed before closing the sub-pools, a
  * reboot reopens the sub-pools before marking it open, so a submitter that sees it open finds every sub-pool
- * open unless a later release is under way (the submission then loses to that release). Invariant, whenever
- * {@code lifecycle} is free: every sub-pool is closed exactly when the multi-pool is.
+ * open unless a later release is under way (the submission then loses to that release). A reboot that fails
+ * part-way (a sub-pool's reboot runs out of memory) releases again the sub-pools it reopened before it throws.
+ * Invariant, whenever {@code lifecycle} is free: every sub-pool is closed exactly when the multi-pool is.
  *
  * <p>The sub-pools share one {@linkplain SpinningWorkers fast lane}: a payload goes to whichever sub-pool's
  * worker spins in it, whatever sub-pool the balancing chose, and runs there (counted by that sub-pool). With a
@@ -322,8 +323,19 @@ final class MultiPoolCore implements Core {
             if (state.get() != CLOSED) {
                 return;
             }
-            for (PoolCore p : pools) {
-                p.reboot();
+            int reopened = 0;
+            try {
+                for (; reopened < pools.length; reopened++) {
+                    pools[reopened].reboot();
+                }
+            } catch (Throwable t) { // closes again what it reopened: the multi-pool stays closed as a whole
+                for (int i = 0; i < reopened; i++) {
+                    try {
+                        pools[i].release();
+                    } catch (Throwable ignored) { // the reboot's failure is the one reported; close the rest
+                    }
+                }
+                throw t;
             }
             index.set(-1);
             reboots++; // after the sub-pools: a wait that read the old count sees the change (awaitParts)

@@ -169,7 +169,8 @@ public interface WorkerPool extends AutoCloseable {
      * Reopens a closed pool and restarts its background threads; does nothing on an open pool. Workers
      * still finishing tasks from before the release rejoin the reopened pool. It does not wait for the
      * background threads of before the release to end. This is the only way out of the closed and the
-     * terminated states.
+     * terminated states. A reboot that throws (it ran out of memory starting the background threads) leaves
+     * the pool closed, as a whole, so it may be retried, or released and awaited.
      */
     void reboot();
 
