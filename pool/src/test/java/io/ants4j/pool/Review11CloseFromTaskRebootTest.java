@@ -1,0 +1,90 @@
+package io.ants4j.pool;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Review 11. {@link WorkerPool#close()} called from a task: "it releases the pool, waits until every other task
+ * has ended except those that are themselves calling close on this pool (or have called it), and returns". A
+ * task closes its pool while another task still runs; the pool is rebooted meanwhile (by another thread, as
+ * {@code reboot()} allows at any time); the other task then ends and its idle worker is purged, so no task but
+ * the closing one is left. {@code close()} must return. A {@link Pool} does; a {@link MultiPool} whose other
+ * task ran on another sub-pool does not: the closing task waits on that sub-pool's termination condition,
+ * which a worker retiring from an open sub-pool with no closer of its own never signals
+ * ({@code PoolCore.retireLocked} broadcasts only when {@code state == CLOSED || closers > 0}), so it sleeps
+ * for the rest of its one-day wait, holding its worker. Found by a random life-cycle stress with a panic
+ * handler that closes and reboots the pool (Review11FaultStressTest).
+ */
+class Review11CloseFromTaskRebootTest {
+
+    @Test
+    void poolCloseFromATaskReturnsOnceTheOtherTaskEndedAfterAReboot() throws Exception {
+        Pool pool = Pool.newPool(2, options());
+        closeFromTaskAcrossAReboot(pool, pool::running);
+    }
+
+    @Test
+    void multiPoolCloseFromATaskReturnsOnceTheOtherTaskEndedAfterAReboot() throws Exception {
+        MultiPool multi = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, options());
+        closeFromTaskAcrossAReboot(multi, multi::running);
+    }
+
+    private static PoolOptions options() {
+        return PoolOptions.builder()
+                .threadFactory(Thread.ofPlatform().daemon(true).name("r11-close-worker-", 0).factory())
+                .expiryDuration(Duration.ofMillis(20))
+                .build();
+    }
+
+    private static void closeFromTaskAcrossAReboot(ExecutorService pool, IntSupplier running) throws Exception {
+        WorkerPool wp = (WorkerPool) pool;
+        CountDownLatch closerStarted = new CountDownLatch(1);
+        CountDownLatch closeNow = new CountDownLatch(1);
+        CountDownLatch closeReturned = new CountDownLatch(1);
+        CountDownLatch otherRuns = new CountDownLatch(1);
+        CountDownLatch otherMayEnd = new CountDownLatch(1);
+        AtomicReference<Thread> closer = new AtomicReference<>();
+        pool.execute(() -> {
+            closer.set(Thread.currentThread());
+            closerStarted.countDown();
+            TestSupport.block(closeNow);
+            wp.close();
+            closeReturned.countDown();
+        });
+        TestSupport.await(closerStarted);
+        pool.execute(() -> { // round robin: the other sub-pool of a multi-pool
+            otherRuns.countDown();
+            TestSupport.block(otherMayEnd);
+        });
+        TestSupport.await(otherRuns);
+        try {
+            closeNow.countDown();
+            // the closing task releases the pool and waits for the other task
+            TestSupport.eventually("the closing task waits for the other task", () -> wp.isClosed()
+                    && closer.get().getState() == Thread.State.TIMED_WAITING
+                    && Arrays.stream(closer.get().getStackTrace())
+                            .anyMatch(f -> f.getMethodName().equals("awaitOnlyClosers")), pool::toString);
+            wp.reboot();
+            otherMayEnd.countDown();
+            // the other task has ended and its worker is purged: only the closing task is left
+            TestSupport.eventually("the other task's worker is purged", () -> running.getAsInt() == 1,
+                    pool::toString);
+            assertTrue(closeReturned.await(5, TimeUnit.SECONDS),
+                    () -> "close() from a task still waits, though no other task is left: " + pool
+                            + "; the closing task: " + Arrays.toString(closer.get().getStackTrace()));
+        } finally {
+            otherMayEnd.countDown();
+            wp.release(); // a release broadcasts termination: the closing task wakes up and returns
+            closeReturned.await(10, TimeUnit.SECONDS);
+            pool.awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+}
