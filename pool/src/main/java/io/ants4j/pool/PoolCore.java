@@ -98,7 +98,9 @@ import org.agrona.concurrent.SystemNanoClock;
  * <li><b>Close from a task</b> ({@link #awaitClose}): a task cannot wait for its own worker, so it waits until
  *     every counted worker runs a task that is closing the pool ({@link #closers}, each such task counted
  *     until it ends): two tasks that close their pool wait for every other task, not for each other. The
- *     termination {@code Cond} serves both waits.</li>
+ *     termination {@code Cond} serves both waits. A worker that retires broadcasts whenever no task but closers
+ *     runs, in an open pool too: a task of a multi-pool's other sub-pool closing it waits here uncounted, and a
+ *     reboot may have reopened this sub-pool meanwhile.</li>
  * <li><b>Termination</b> = closed and {@code running == 0}: every worker has given back its count, so no task
  *     runs and none will. It does not wait for threads to end: a stopped worker's thread may still be winding
  *     down, and the purger and ticker are only asked to stop. Every thread the pool lets go is recorded under
@@ -798,7 +800,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             exitedTail = w;
         }
         grantSlotsLocked();
-        if (running <= closers && (state == CLOSED || closers > 0)) {
+        if (running <= closers) { // also in an open pool: a task of a multi-pool's other sub-pool may be closing it
             termination.broadcast();
         }
     }

@@ -12,18 +12,15 @@ import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review 11. {@link WorkerPool#close()} called from a task: "it releases the pool, waits until every other task
- * has ended except those that are themselves calling close on this pool (or have called it), and returns". A
- * task closes its pool while another task still runs; the pool is rebooted meanwhile (by another thread, as
- * {@code reboot()} allows at any time); the other task then ends and its idle worker is purged, so no task but
- * the closing one is left. {@code close()} must return. A {@link Pool} does; a {@link MultiPool} whose other
- * task ran on another sub-pool does not: the closing task waits on that sub-pool's termination condition,
- * which a worker retiring from an open sub-pool with no closer of its own never signals
- * ({@code PoolCore.retireLocked} broadcasts only when {@code state == CLOSED || closers > 0}), so it sleeps
- * for the rest of its one-day wait, holding its worker. Found by a random life-cycle stress with a panic
- * handler that closes and reboots the pool (Review11FaultStressTest).
+ * {@link WorkerPool#close()} called from a task: "it releases the pool, waits until every other task has ended
+ * except those that are themselves calling close on this pool (or have called it), and returns". A task closes
+ * its pool while another task still runs; the pool is rebooted meanwhile (by another thread, as {@code reboot()}
+ * allows at any time); the other task then ends and its idle worker is purged, so no task but the closing one is
+ * left, and {@code close()} must return. In a {@link MultiPool} the other task runs on the other sub-pool, which
+ * after the reboot is open and has no closer of its own: a worker retiring there must still wake the closing
+ * task.
  */
-class Review11CloseFromTaskRebootTest {
+class CloseFromTaskAcrossRebootTest {
 
     @Test
     void poolCloseFromATaskReturnsOnceTheOtherTaskEndedAfterAReboot() throws Exception {
@@ -39,7 +36,7 @@ class Review11CloseFromTaskRebootTest {
 
     private static PoolOptions options() {
         return PoolOptions.builder()
-                .threadFactory(Thread.ofPlatform().daemon(true).name("r11-close-worker-", 0).factory())
+                .threadFactory(Thread.ofPlatform().daemon(true).name("close-across-reboot-worker-", 0).factory())
                 .expiryDuration(Duration.ofMillis(20))
                 .build();
     }
