@@ -98,9 +98,10 @@ import org.agrona.concurrent.SystemNanoClock;
  * <li><b>Close from a task</b> ({@link #awaitClose}): a task cannot wait for its own worker, so it waits until
  *     every counted worker runs a task that is closing the pool ({@link #closers}, each such task counted
  *     until it ends): two tasks that close their pool wait for every other task, not for each other. The
- *     termination {@code Cond} serves both waits. A worker that retires broadcasts whenever no task but closers
- *     runs, in an open pool too: a task of a multi-pool's other sub-pool closing it waits here uncounted, and a
- *     reboot may have reopened this sub-pool meanwhile.</li>
+ *     termination {@code Cond} serves both waits. A reboot may reopen the pool while such a task waits; the
+ *     tasks that end then leave idle workers, so the wait counts only workers that are neither idle on the queue
+ *     nor closers, and {@link #closeWaits} (the tasks waiting, a multi-pool's closing task included in each
+ *     other sub-pool) makes a worker that retires or goes idle in an open pool wake them.</li>
  * <li><b>Termination</b> = closed and {@code running == 0}: every worker has given back its count, so no task
  *     runs and none will. It does not wait for threads to end: a stopped worker's thread may still be winding
  *     down, and the purger and ticker are only asked to stop. Every thread the pool lets go is recorded under
@@ -183,6 +184,8 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     private volatile int state;
     /** Workers whose current task has called {@code close()} on the pool ({@link #awaitClose}); guarded by the lock. */
     private int closers;
+    /** Tasks waiting in {@link #awaitOnlyClosers} (of this pool, or of another sub-pool of its multi-pool); lock held. */
+    private int closeWaits;
     /**
      * Whether the workers' threads are virtual or platform ones, which the purger and ticker follow; unknown
      * until a user's thread factory has made its first thread. Written under the lock.
@@ -765,6 +768,9 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             if (next == null) {
                 w.lastUsed = clock.nanoTime();
                 if (workers.insert(w)) {
+                    if (closeWaits > 0 && onlyClosersRunLocked()) { // a rebooted pool that a task closes
+                        termination.broadcast();
+                    }
                     return SpinningWorkers.NONE;
                 }
                 retireLocked(w);
@@ -800,7 +806,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             exitedTail = w;
         }
         grantSlotsLocked();
-        if (running <= closers) { // also in an open pool: a task of a multi-pool's other sub-pool may be closing it
+        if (onlyClosersRunLocked() && (state == CLOSED || closeWaits > 0)) {
             termination.broadcast();
         }
     }
@@ -1217,7 +1223,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             if (!w.closing) {
                 w.closing = true;
                 closers++;
-                if (running <= closers) {
+                if (onlyClosersRunLocked()) {
                     termination.broadcast();
                 }
             }
@@ -1238,8 +1244,8 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     }
 
     /**
-     * Waits until every worker counted in {@code running} runs a task that is closing the pool: no other task
-     * runs, nor will while the pool stays closed.
+     * Waits until every worker counted in {@code running} runs a task that is closing the pool or is idle on
+     * the queue (only in a pool rebooted meanwhile): no other task runs, nor will while the pool stays closed.
      *
      * @param deadline a {@link System#nanoTime()} value
      * @return false if that did not happen before the deadline
@@ -1247,16 +1253,30 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     boolean awaitOnlyClosers(long deadline) throws InterruptedException {
         lock.lock();
         try {
-            while (running > closers) {
-                long rem = deadline - System.nanoTime();
-                if (rem <= 0L) {
-                    return false;
+            closeWaits++;
+            try {
+                while (!onlyClosersRunLocked()) {
+                    long rem = deadline - System.nanoTime();
+                    if (rem <= 0L) {
+                        return false;
+                    }
+                    termination.await(rem, TimeUnit.NANOSECONDS);
                 }
-                termination.await(rem, TimeUnit.NANOSECONDS);
+                return true;
+            } finally {
+                closeWaits--;
             }
-            return true;
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Whether every counted worker either is idle on the queue or runs a task closing the pool; lock held. A
+     * closed pool has no idle worker, so there it means that only closers run; a pool rebooted while a task
+     * closes it keeps the idle workers of the tasks that ended since.
+     */
+    private boolean onlyClosersRunLocked() {
+        return running - workers.len() <= closers;
     }
 }

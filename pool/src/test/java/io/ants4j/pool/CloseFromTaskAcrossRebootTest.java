@@ -8,40 +8,57 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@link WorkerPool#close()} called from a task: "it releases the pool, waits until every other task has ended
  * except those that are themselves calling close on this pool (or have called it), and returns". A task closes
  * its pool while another task still runs; the pool is rebooted meanwhile (by another thread, as {@code reboot()}
- * allows at any time); the other task then ends and its idle worker is purged, so no task but the closing one is
- * left, and {@code close()} must return. In a {@link MultiPool} the other task runs on the other sub-pool, which
- * after the reboot is open and has no closer of its own: a worker retiring there must still wake the closing
- * task.
+ * allows at any time); the other task then ends, its worker idle in the reopened pool (kept, or purged), so no
+ * task but the closing one is left, and {@code close()} must return. In a {@link MultiPool} the other task runs
+ * on the other sub-pool, which after the reboot is open and has no closer of its own: a worker going idle or
+ * retiring there must still wake the closing task.
  */
 class CloseFromTaskAcrossRebootTest {
 
     @Test
     void poolCloseFromATaskReturnsOnceTheOtherTaskEndedAfterAReboot() throws Exception {
-        Pool pool = Pool.newPool(2, options());
-        closeFromTaskAcrossAReboot(pool, pool::running);
+        Pool pool = Pool.newPool(2, options(true));
+        closeFromTaskAcrossAReboot(pool, true);
+    }
+
+    @Test
+    void poolCloseFromATaskReturnsOnceTheOtherTaskEndedAfterARebootThoughItsWorkerStaysIdle() throws Exception {
+        Pool pool = Pool.newPool(2, options(false));
+        closeFromTaskAcrossAReboot(pool, false);
     }
 
     @Test
     void multiPoolCloseFromATaskReturnsOnceTheOtherTaskEndedAfterAReboot() throws Exception {
-        MultiPool multi = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, options());
-        closeFromTaskAcrossAReboot(multi, multi::running);
+        MultiPool multi = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, options(true));
+        closeFromTaskAcrossAReboot(multi, true);
     }
 
-    private static PoolOptions options() {
+    @Test
+    void multiPoolCloseFromATaskReturnsOnceTheOtherTaskEndedAfterARebootThoughItsWorkerStaysIdle() throws Exception {
+        MultiPool multi = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, options(false));
+        closeFromTaskAcrossAReboot(multi, false);
+    }
+
+    /** Platform workers; idle ones purged after 20 ms, or never. */
+    private static PoolOptions options(boolean purge) {
         return PoolOptions.builder()
                 .threadFactory(Thread.ofPlatform().daemon(true).name("close-across-reboot-worker-", 0).factory())
                 .expiryDuration(Duration.ofMillis(20))
+                .disablePurge(!purge)
                 .build();
     }
 
-    private static void closeFromTaskAcrossAReboot(ExecutorService pool, IntSupplier running) throws Exception {
+    /**
+     * @param purge whether the other task's worker, idle in the reopened pool, is purged before {@code close()}
+     *              is expected to return; without purge it stays idle, and the task has ended all the same
+     */
+    private static void closeFromTaskAcrossAReboot(ExecutorService pool, boolean purge) throws Exception {
         WorkerPool wp = (WorkerPool) pool;
         CountDownLatch closerStarted = new CountDownLatch(1);
         CountDownLatch closeNow = new CountDownLatch(1);
@@ -71,9 +88,9 @@ class CloseFromTaskAcrossRebootTest {
                             .anyMatch(f -> f.getMethodName().equals("awaitOnlyClosers")), pool::toString);
             wp.reboot();
             otherMayEnd.countDown();
-            // the other task has ended and its worker is purged: only the closing task is left
-            TestSupport.eventually("the other task's worker is purged", () -> running.getAsInt() == 1,
-                    pool::toString);
+            // the other task has ended (its worker purged, or idle): only the closing task is left
+            TestSupport.eventually("the other task's worker is " + (purge ? "purged" : "idle"),
+                    () -> purge ? wp.running() <= 1 : wp.idle() >= 1, pool::toString);
             assertTrue(closeReturned.await(5, TimeUnit.SECONDS),
                     () -> "close() from a task still waits, though no other task is left: " + pool
                             + "; the closing task: " + Arrays.toString(closer.get().getStackTrace()));
