@@ -17,9 +17,10 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link LongAdder} increment here; a rejection is counted and reported to JFR ({@link PoolEvents}) on its
  * slow path. A submission counts as rejected whenever {@code dispatch} throws, an {@link Error} included (a thread
  * factory or {@code Thread.start()} that cannot make a thread, or a submitter out of memory or stack), with
- * reason {@code error} unless a {@link RejectedExecutionException} says more; the one {@code Error} that can
- * come after the payload reached a worker, a stack overflow waking it, counts as a rejection too, since the
- * submitter saw the call fail. Counting never throws: a counter that cannot allocate its cell loses one count,
+ * reason {@code error} unless a {@link RejectedExecutionException} says more; an {@code Error} that comes while
+ * a blocked submitter waits, after a worker took its payload (a stack overflow waking it, an
+ * {@code OutOfMemoryError} parking a virtual thread), counts as a rejection too, since the submitter saw the
+ * call fail, though the task runs. Counting never throws: a counter that cannot allocate its cell loses one count,
  * never the task that was handed over nor the exception of the one that was not. The life-cycle methods report to JFR only
  * when they changed something ({@link Core#release} tells whether it closed the pool), and a released pool
  * leaves the periodic statistics until it is rebooted.
