@@ -42,7 +42,9 @@ import java.util.function.ToIntFunction;
  * order keeps the submit path right: a release marks the multi-pool closed before closing the sub-pools, a
  * reboot reopens the sub-pools before marking it open, so a submitter that sees it open finds every sub-pool
  * open unless a later release is under way (the submission then loses to that release). A reboot that fails
- * part-way (a sub-pool's reboot runs out of memory) releases again the sub-pools it reopened before it throws.
+ * part-way (a sub-pool's reboot runs out of memory) releases again the sub-pools it reopened before it throws;
+ * their {@code shutdownNow} stop marks are cleared only once every sub-pool has reopened, so those sub-pools are
+ * still stopping then (a task handed over before the {@code shutdownNow} still starts interrupted).
  * Invariant, whenever {@code lifecycle} is free: every sub-pool is closed exactly when the multi-pool is.
  *
  * <p>The sub-pools share one {@linkplain SpinningWorkers fast lane}: a payload goes to whichever sub-pool's
@@ -326,7 +328,7 @@ final class MultiPoolCore implements Core {
             int reopened = 0;
             try {
                 for (; reopened < pools.length; reopened++) {
-                    pools[reopened].reboot();
+                    pools[reopened].reboot(false);
                 }
             } catch (Throwable t) { // closes again what it reopened: the multi-pool stays closed as a whole
                 for (int i = 0; i < reopened; i++) {
@@ -336,6 +338,9 @@ final class MultiPoolCore implements Core {
                     }
                 }
                 throw t;
+            }
+            for (PoolCore p : pools) { // every sub-pool open: no interrupt of a shutdownNow reaches their tasks now
+                p.clearStopMark();
             }
             index.set(-1);
             reboots++; // after the sub-pools: a wait that read the old count sees the change (awaitParts)

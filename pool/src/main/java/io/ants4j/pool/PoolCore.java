@@ -92,9 +92,10 @@ import org.agrona.concurrent.SystemNanoClock;
  *     started.</li>
  * <li><b>Stop</b> ({@link #shutdownNow}) marks the pool stopping ({@link #interruptTasks}) with the close, under
  *     the lock, then interrupts every live worker; {@link #stopLock} keeps a reboot out until that walk is over,
- *     and the reboot clears the mark under the lock. A worker clears its interrupt before each task and then
- *     reads the mark ({@link #runPayload}), so an interrupt that reached it between tasks (in the fast lane,
- *     say) never outlives the reboot, and a task started while stopping starts interrupted.</li>
+ *     and the reboot clears the mark under the lock (a multi-pool's, once every sub-pool has reopened). A
+ *     worker clears its interrupt before each task and then reads the mark ({@link #runPayload}), so an
+ *     interrupt that reached it between tasks (in the fast lane, say) never outlives the reboot, and a task
+ *     started while stopping starts interrupted.</li>
  * <li><b>Close from a task</b> ({@link #awaitClose}): a task cannot wait for its own worker, so it waits until
  *     every counted worker runs a task that is closing the pool ({@link #closers}, each such task counted
  *     until it ends): two tasks that close their pool wait for every other task, not for each other. The
@@ -1058,6 +1059,16 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     /** Reopens the pool; waits for the interrupts of a {@link #shutdownNow} under way to go out first. */
     @Override
     public void reboot() {
+        reboot(true);
+    }
+
+    /**
+     * Reopens a closed pool. With {@code clearStopMark} false a {@link #shutdownNow}'s stop mark stays, so a task
+     * handed over before it still starts interrupted, until {@link #clearStopMark}: a multi-pool clears its
+     * sub-pools' marks only once every one has reopened, so the sub-pools that a reboot failing part-way closes
+     * again are still stopping.
+     */
+    void reboot(boolean clearStopMark) {
         stopLock.lock();
         try {
             lock.lock();
@@ -1070,12 +1081,24 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
                 advanceClockLocked();
                 startBackground();
                 state = OPENED;
-                interruptTasks = false;
+                if (clearStopMark) {
+                    interruptTasks = false;
+                }
             } finally {
                 lock.unlock();
             }
         } finally {
             stopLock.unlock();
+        }
+    }
+
+    /** Clears the stop mark that {@code reboot(false)} kept. */
+    void clearStopMark() {
+        lock.lock();
+        try {
+            interruptTasks = false;
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -14,12 +14,12 @@ import org.agrona.concurrent.NanoClock;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review 12: a {@link MultiPool} reboot that fails part-way ("releases again the sub-pools it reopened") must
+ * A {@link MultiPool} reboot that fails part-way ("releases again the sub-pools it reopened") must
  * leave the multi-pool as it was: closed, and, after {@code shutdownNow()}, still stopping. The failure is
  * injected by giving sub-pool 1 a clock that throws {@link OutOfMemoryError} once armed, the first thing its
  * {@code reboot()} reads, as a reboot out of memory (or out of native threads for its purger) would fail there.
  */
-class Review12FailedMultiRebootTest {
+class MultiPoolFailedRebootTest {
 
     /** A clock that fails once armed: the reboot of the sub-pool that reads it throws, as out of memory. */
     static final class FailingClock implements NanoClock {
