@@ -44,7 +44,10 @@ import java.util.function.ToIntFunction;
  * open unless a later release is under way (the submission then loses to that release). A reboot that fails
  * part-way (a sub-pool's reboot runs out of memory) releases again the sub-pools it reopened before it throws;
  * their {@code shutdownNow} stop marks are cleared only once every sub-pool has reopened, so those sub-pools are
- * still stopping then (a task handed over before the {@code shutdownNow} still starts interrupted).
+ * still stopping then (a task handed over before the {@code shutdownNow} still starts interrupted), and it counts
+ * in {@link #reboots}, since the sub-pools it reopened started threads that a wait for termination must join.
+ * A reboot from inside a transition on the same thread (the logger, told by {@code shutdownNow} that an interrupt
+ * threw) is refused: {@link #lifecycle} is reentrant, and it would reopen the multi-pool halfway through.
  * Invariant, whenever {@code lifecycle} is free: every sub-pool is closed exactly when the multi-pool is.
  *
  * <p>The sub-pools share one {@linkplain SpinningWorkers fast lane}: a payload goes to whichever sub-pool's
@@ -320,6 +323,10 @@ final class MultiPoolCore implements Core {
 
     @Override
     public void reboot() {
+        if (lifecycle.isHeldByCurrentThread()) {
+            throw new IllegalStateException("reboot() called from inside another life-cycle transition of this"
+                    + " multi-pool (by its logger): it would reopen the multi-pool halfway through");
+        }
         lifecycle.lock();
         try {
             if (state.get() != CLOSED) {
@@ -336,6 +343,9 @@ final class MultiPoolCore implements Core {
                         pools[i].release();
                     } catch (Throwable ignored) { // the reboot's failure is the one reported; close the rest
                     }
+                }
+                if (reopened > 0) { // they started threads: a wait for termination that saw them end starts over
+                    reboots++;
                 }
                 throw t;
             }

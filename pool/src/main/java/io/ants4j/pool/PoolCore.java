@@ -1069,6 +1069,11 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
      * again are still stopping.
      */
     void reboot(boolean clearStopMark) {
+        if (stopLock.isHeldByCurrentThread()) {
+            throw new IllegalStateException(
+                    "reboot() called from inside this pool's shutdownNow (by its logger): it would reopen the pool"
+                            + " halfway through");
+        }
         stopLock.lock();
         try {
             lock.lock();

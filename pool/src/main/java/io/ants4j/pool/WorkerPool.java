@@ -171,6 +171,9 @@ public interface WorkerPool extends AutoCloseable {
      * background threads of before the release to end. This is the only way out of the closed and the
      * terminated states. A reboot that throws (it ran out of memory starting the background threads) leaves
      * the pool closed, as a whole, so it may be retried, or released and awaited.
+     *
+     * @throws IllegalStateException if called from inside a {@code shutdownNow} of this pool on the same thread
+     *                               (by the pool's logger, told that an interrupt threw): the pool stays closed
      */
     void reboot();
 

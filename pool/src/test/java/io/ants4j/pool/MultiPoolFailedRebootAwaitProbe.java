@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Review 12, run by {@link Review12FailedRebootAwaitTest} in a JVM whose virtual-thread scheduler has one
+ * Run by {@link MultiPoolFailedRebootAwaitTest} in a JVM whose virtual-thread scheduler has one
  * carrier: {@code MultiPool.awaitTermination} must return true only once every thread of the multi-pool has
  * ended, "also those started before a reboot()". A thread waits for the termination of a released multi-pool:
  * sub-pool 0 has terminated (all its threads ended), sub-pool 1 still runs a task. A reboot then fails at
@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * spinning virtual thread holds the one carrier) and been released again. The task of sub-pool 1 ends. Prints
  * {@code OK} last if the wait returned false or returned true with no thread of the multi-pool alive.
  */
-final class Review12FailedRebootAwaitProbe {
-    private Review12FailedRebootAwaitProbe() {
+final class MultiPoolFailedRebootAwaitProbe {
+    private MultiPoolFailedRebootAwaitProbe() {
     }
 
     public static void main(String[] args) throws Exception {
@@ -25,8 +25,8 @@ final class Review12FailedRebootAwaitProbe {
         PoolOptions platform = PoolOptions.builder()
                 .threadFactory(Thread.ofPlatform().daemon(true).name("probe-1-worker").factory())
                 .disablePurge(true).build();
-        Review12FailedMultiRebootTest.FailingClock clock =
-                Review12FailedMultiRebootTest.failingSubPool(multi, 1, 1, platform);
+        MultiPoolFailedRebootTest.FailingClock clock =
+                MultiPoolFailedRebootTest.failingSubPool(multi, 1, 1, platform);
         PoolCore[] pools = pools(multi);
         CountDownLatch holdEnds = new CountDownLatch(1);
         CountDownLatch holdRuns = new CountDownLatch(1);

@@ -12,7 +12,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review 12: {@code MultiPool.shutdownNow()} runs user code while it holds the multi-pool's life-cycle lock and a
+ * {@code MultiPool.shutdownNow()} runs user code while it holds the multi-pool's life-cycle lock and a
  * sub-pool's stop lock: the pool's logger, told that interrupting a task threw (closing the interruptible channel
  * the task blocks on can throw; {@code shutdownNow}'s javadoc says the failure is logged at {@code ERROR}). Both
  * locks are reentrant, so a logger that reboots the pool (say, a supervisor hooked to pool errors) reboots it in
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * is left open with a closed sub-pool. {@code WorkerPool}: "The transitions ... are atomic with respect to each
  * other, also across the sub-pools of a multi-pool."
  */
-class Review12ReentrantShutdownNowTest {
+class RebootFromShutdownNowLoggerTest {
 
     /** A channel whose close, as an interrupt of the thread blocked on it performs it, throws. */
     private static final class FailingCloseChannel extends AbstractInterruptibleChannel {
@@ -112,9 +112,12 @@ class Review12ReentrantShutdownNowTest {
             });
             TestSupport.await(secondRuns);
             assertTrue(multi.running(0) == 1 && multi.running(1) == 1, multi::toString);
-            logger.onError.set(multi::reboot);
+            AtomicReference<Throwable> refused = new AtomicReference<>();
+            logger.onError.set(() -> rebootRefused(multi, refused));
             multi.shutdownNow();
             assertTrue(logger.onError.get() == null, "the logger was not called");
+            assertTrue(refused.get() instanceof IllegalStateException,
+                    () -> "the logger's reboot was not refused with IllegalStateException but " + refused.get());
             String state = multi.isClosed() + ", sub-pools closed: " + Probe.cores(multi).get(0).isClosed() + ", "
                     + Probe.cores(multi).get(1).isClosed();
             if (!multi.isClosed()) { // the reboot counts: the multi-pool is open, so each sub-pool must be
@@ -131,6 +134,43 @@ class Review12ReentrantShutdownNowTest {
             release.countDown();
             multi.release();
             assertTrue(multi.awaitTermination(10, TimeUnit.SECONDS), multi::toString);
+        }
+    }
+
+    /**
+     * The same for a {@link Pool}: its logger, told by {@code shutdownNow} that an interrupt threw, cannot reboot
+     * the pool halfway through the walk (which would go on to interrupt the reopened pool's workers); the pool stays
+     * closed and terminates.
+     */
+    @Test
+    void aLoggerCannotRebootAPoolDuringItsShutdownNow() throws Exception {
+        RebootingLogger logger = new RebootingLogger();
+        Pool pool = Pool.newPool(2, PoolOptions.builder().logger(logger).build());
+        FailingCloseChannel channel = new FailingCloseChannel();
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            pool.execute(() -> channel.blockUntil(release));
+            TestSupport.await(channel.blocked);
+            AtomicReference<Throwable> refused = new AtomicReference<>();
+            logger.onError.set(() -> rebootRefused(pool, refused));
+            pool.shutdownNow();
+            assertTrue(logger.onError.get() == null, "the logger was not called");
+            assertTrue(refused.get() instanceof IllegalStateException,
+                    () -> "the logger's reboot was not refused with IllegalStateException but " + refused.get());
+            assertTrue(pool.isClosed(), pool::toString);
+        } finally {
+            release.countDown();
+            pool.release();
+            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), pool::toString);
+        }
+    }
+
+    /** Reboots {@code pool}, keeping what it threw, if anything. */
+    private static void rebootRefused(WorkerPool pool, AtomicReference<Throwable> refused) {
+        try {
+            pool.reboot();
+        } catch (Throwable t) {
+            refused.set(t);
         }
     }
 }

@@ -13,23 +13,23 @@ import org.agrona.concurrent.NanoClock;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review 12: {@code MultiPool.awaitTermination} racing a reboot that fails part-way returns true while threads
+ * {@code MultiPool.awaitTermination} racing a reboot that fails part-way returns true while threads
  * that the failed reboot started in a sub-pool it had already awaited are alive ({@link
- * Review12FailedRebootAwaitProbe}, in a JVM of its own whose virtual-thread scheduler has one carrier, so that a
+ * MultiPoolFailedRebootAwaitProbe}, in a JVM of its own whose virtual-thread scheduler has one carrier, so that a
  * stopped virtual purger stays alive as long as a spinning virtual thread holds that carrier).
  */
-class Review12FailedRebootAwaitTest {
+class MultiPoolFailedRebootAwaitTest {
 
     @Test
     void awaitTerminationRacingAFailedRebootReturnsTrueOnlyWhenEveryThreadEnded() throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class,
-                        Review12FailedRebootAwaitProbe.class)
-                .map(Review12FailedRebootAwaitTest::location).distinct()
+                        MultiPoolFailedRebootAwaitProbe.class)
+                .map(MultiPoolFailedRebootAwaitTest::location).distinct()
                 .collect(Collectors.joining(File.pathSeparator));
         Process p = new ProcessBuilder(java, "-Djdk.virtualThreadScheduler.parallelism=1",
                 "-Djdk.virtualThreadScheduler.maxPoolSize=1", "-cp", classPath,
-                Review12FailedRebootAwaitProbe.class.getName())
+                MultiPoolFailedRebootAwaitProbe.class.getName())
                 .redirectErrorStream(true).start();
         boolean ended = p.waitFor(90, TimeUnit.SECONDS);
         if (!ended) {
