@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ants4j.pool.FrayPoolCore;
 import io.ants4j.pool.LoadBalancing;
 import io.ants4j.pool.MultiPool;
+import io.ants4j.pool.MultiPoolWithFunc;
 import io.ants4j.pool.Pool;
 import io.ants4j.pool.PoolOptions;
 import io.ants4j.pool.PoolOverloadException;
@@ -637,6 +638,85 @@ class PoolFrayTest {
         assertEquals(0, pool.running(), pool::toString);
         assertEquals(5, threadsAsked.get(), "threads asked of the factory");
         tasks.assertEachRanOnce("t0", "s4", "s5");
+    }
+
+    /**
+     * {@link LoadBalancing#LEAST_TASKS} picks "the sub-pool with the fewest running workers at the moment of
+     * submission (the first one on a tie)": on a {@link MultiPool} of two sub-pools of one worker, t0 goes to
+     * sub-pool 0 (a tie) and holds its worker; x, submitted from another thread while t0 runs, goes to sub-pool 1
+     * (fewer running) and runs without waiting for t0. Then a and b submit at once (each sub-pool counts one
+     * worker: both pick sub-pool 0, unless sub-pool 1's worker, spinning in the shared fast lane, takes one) while
+     * a releaser lets t0 end at any moment; each task runs once, no sub-pool above its capacity, and the released
+     * multi-pool terminates.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void leastTasksPicksTheSubPoolWithTheFewestRunningWorkers() throws Exception {
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.LEAST_TASKS, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> {
+            assertTrue(pool.running(0) <= 1 && pool.running(1) <= 1, () -> "a sub-pool above its capacity: " + pool);
+        });
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        tasks.untilStarted(1);
+        assertTrue(pool.running(0) == 1 && pool.running(1) == 0, () -> "t0 not on the first sub-pool of a tie: " + pool);
+        Thread x = start("x", () -> pool.execute(tasks.quick("x")));
+        tasks.untilStarted(2);
+        join(x);
+        assertEquals(1, pool.running(1), () -> "x not on the sub-pool with fewer running workers: " + pool);
+        Thread a = start("a", () -> pool.execute(tasks.quick("a")));
+        Thread b = start("b", () -> pool.execute(tasks.quick("b")));
+        Thread releaser = start("releaser", t0Ends::countDown);
+        join(a, b, releaser);
+        tasks.untilStarted(4);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertEquals(0, pool.running(), pool::toString);
+        tasks.assertEachRanOnce("t0", "x", "a", "b");
+    }
+
+    /**
+     * {@link MultiPoolWithFunc}, round robin over two sub-pools of one worker, the function running its argument:
+     * t0 holds sub-pool 0's worker; two submitters {@code invoke} two arguments each (those sent to sub-pool 0
+     * wait for t0 or take a worker spinning in the shared fast lane), a third tries {@code tryInvoke} with a zero
+     * timeout, and a releaser lets t0 end at any moment. Each argument invoked, and the tried one exactly when
+     * {@code tryInvoke} returned true, is run once; no sub-pool above its capacity; the released multi-pool
+     * terminates with no worker counted.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void multiPoolWithFuncRunsEachArgumentOnce() throws Exception {
+        MultiPoolWithFunc<Runnable> pool = MultiPoolWithFunc.newMultiPool(2, 1, Runnable::run,
+                LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> {
+            assertTrue(pool.running(0) <= 1 && pool.running(1) <= 1, () -> "a sub-pool above its capacity: " + pool);
+        });
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.invoke(tasks.holding("t0", t0Ends));
+        tasks.untilStarted(1);
+        Thread a = start("a", () -> {
+            pool.invoke(tasks.quick("a1"));
+            pool.invoke(tasks.quick("a2"));
+        });
+        Thread b = start("b", () -> {
+            pool.invoke(tasks.quick("b1"));
+            pool.invoke(tasks.quick("b2"));
+        });
+        AtomicBoolean tried = new AtomicBoolean();
+        Thread trier = start("trier", () -> tried.set(pool.tryInvoke(tasks.quick("tried"), Duration.ZERO)));
+        Thread releaser = start("releaser", t0Ends::countDown);
+        join(a, b, trier, releaser);
+        List<String> expected = new java.util.ArrayList<>(List.of("t0", "a1", "a2", "b1", "b2"));
+        if (tried.get()) {
+            expected.add("tried");
+        }
+        tasks.untilStarted(expected.size());
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertEquals(0, pool.running(), pool::toString);
+        tasks.assertEachRanOnce(expected.toArray(String[]::new));
     }
 
     /**
