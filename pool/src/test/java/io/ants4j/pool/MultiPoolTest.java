@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ants4j.primitives.WaitGroup;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -112,6 +114,52 @@ class MultiPoolTest {
         assertEquals(0, mp.stats().rejected());
         release.countDown();
         mp.releaseTimeout(Duration.ofSeconds(5));
+    }
+
+    /**
+     * A round-robin multi-pool's timed calls never overrun their timeout: the second look, on the least-running
+     * sub-pool, waits only for the time left ({@code MultiPoolCore.dispatch}), so {@code tryExecute}, the timed
+     * {@code invokeAll} and the timed {@code invokeAny} on a multi-pool whose every worker is busy each return
+     * after about their timeout T, not 2T (a second look that waited the whole timeout again took at least 2T).
+     * Generous slack for a loaded machine: each call must take at least T and less than 2T - 150 ms.
+     */
+    @Test
+    void roundRobinTimedCallsNeverOverrunTheirTimeout() throws Exception {
+        MultiPool mp = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(2);
+        for (int i = 0; i < 2; i++) { // round robin: one on each sub-pool
+            mp.execute(() -> {
+                started.countDown();
+                block(release);
+            });
+        }
+        await(started);
+        final long timeoutMillis = 500;
+        final long boundMillis = 2 * timeoutMillis - 150;
+        AtomicInteger ran = new AtomicInteger();
+        long t0 = System.nanoTime();
+        assertFalse(mp.tryExecute(ran::incrementAndGet, Duration.ofMillis(timeoutMillis)), mp::toString);
+        assertWithin("tryExecute", t0, timeoutMillis, boundMillis);
+        t0 = System.nanoTime();
+        Future<Integer> f = mp.invokeAll(List.<Callable<Integer>>of(
+                ran::incrementAndGet), timeoutMillis, TimeUnit.MILLISECONDS).get(0);
+        assertWithin("invokeAll", t0, timeoutMillis, boundMillis);
+        assertTrue(f.isCancelled(), "a task that got no worker is not cancelled: " + f);
+        long t1 = System.nanoTime();
+        assertThrows(TimeoutException.class, () -> mp.invokeAny(List.<Callable<Integer>>of(
+                ran::incrementAndGet), timeoutMillis, TimeUnit.MILLISECONDS));
+        assertWithin("invokeAny", t1, timeoutMillis, boundMillis);
+        assertEquals(0, ran.get(), "a task that got no worker ran");
+        release.countDown();
+        mp.releaseTimeout(Duration.ofSeconds(5));
+    }
+
+    private static void assertWithin(String call, long startNanos, long timeoutMillis, long boundMillis) {
+        long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        assertTrue(elapsed >= timeoutMillis && elapsed < boundMillis, () -> call + " with a timeout of "
+                + timeoutMillis + " ms returned after " + elapsed + " ms (expected [" + timeoutMillis + ", "
+                + boundMillis + "))");
     }
 
     @Test

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ants4j.pool.FrayPoolCore;
 import io.ants4j.pool.LoadBalancing;
 import io.ants4j.pool.MultiPool;
+import io.ants4j.pool.MultiPoolWithFunc;
 import io.ants4j.pool.Pool;
 import io.ants4j.pool.PoolOptions;
 import io.ants4j.pool.PoolOverloadException;
@@ -526,6 +527,198 @@ class PoolFrayTest {
         assertEquals(0, pool.waiting(), pool::toString);
         tasks.assertEachRanOnce("t0", s1Refused.get() ? "s2" : "s1", "t1", "s3");
     }
+    /**
+     * The timed calls ignore {@code nonblocking} ({@code tryExecute}: "Ignores nonblocking: the timeout is the
+     * caller's explicit bound"; the timed {@code invokeAll}: "so also in a non-blocking pool"), the untimed ones
+     * do not: on a non-blocking pool of one worker held by t0, {@code execute} and {@code submit} are refused at
+     * once with {@link PoolOverloadException} and their tasks never run; then a {@code tryExecute} and a timed
+     * {@code invokeAll}, each with a timeout of {@code TIMEOUT_SECONDS}, come from two threads and wait (both are
+     * counted waiting before t0 is let go); once t0 ends both tasks run, in the order the callers came, the
+     * {@code tryExecute} returns true and the {@code invokeAll}'s future is done normally.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void timedCallsWaitInANonblockingPoolAndUntimedOnesAreRefused() throws Exception {
+        Pool pool = Pool.newPool(1, PoolOptions.builder().threadFactory(PoolTasks.PLATFORM_WORKERS)
+                .disablePurge(true).nonblocking(true).build());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        tasks.untilStarted(1);
+        assertThrows(PoolOverloadException.class, () -> pool.execute(tasks.quick("refused execute")),
+                "an untimed execute on a full non-blocking pool");
+        assertThrows(PoolOverloadException.class, () -> pool.submit(tasks.quick("refused submit")),
+                "an untimed submit on a full non-blocking pool");
+        AtomicReference<Boolean> tried = new AtomicReference<>();
+        Thread trier = start("tryExecute", () -> tried.set(
+                pool.tryExecute(tasks.quick("tryExecute"), Duration.ofSeconds(TIMEOUT_SECONDS))));
+        until("tryExecute waits or has returned", () -> pool.waiting() == 1 || tried.get() != null);
+        AtomicReference<List<Future<Object>>> invoked = new AtomicReference<>();
+        Thread invoker = start("invokeAll", () -> invoked.set(pool.invokeAll(
+                List.of(java.util.concurrent.Executors.callable(tasks.quick("invokeAll"))),
+                TIMEOUT_SECONDS, TimeUnit.SECONDS)));
+        until("invokeAll waits or has returned", () -> pool.waiting() == 2 || invoked.get() != null);
+        t0Ends.countDown();
+        join(trier, invoker);
+        assertEquals(Boolean.TRUE, tried.get(), "a timed tryExecute on a non-blocking pool gave up before its timeout");
+        Future<Object> f = invoked.get().get(0);
+        assertTrue(f.isDone() && !f.isCancelled(),
+                () -> "a timed invokeAll on a non-blocking pool gave up before its timeout: " + f);
+        assertEquals(List.of("t0", "tryExecute", "invokeAll"), tasks.started(), "the order the tasks started in");
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("t0", "tryExecute", "invokeAll");
+    }
+
+    /**
+     * The slot of a worker that cannot start goes to the submitter that has waited longest ({@code WorkerPool}:
+     * "a worker slot that frees up ... goes to the submitter that has waited longest"): on a pool of one worker held by t0, s1 to s5
+     * block in that order; {@code tune(2)} grants the one new slot to s1, whose worker cannot start (the thread
+     * factory throws); the slot goes on to s2 (the factory returns null), then to s3 (the factory returns a
+     * thread already started and ended: {@code Thread.start} throws), then to s4, whose worker starts. s1, s2 and
+     * s3 are rejected with {@link RejectedExecutionException} and their tasks never run; s4's task runs while t0
+     * still holds its worker, and s5's after it (s4's worker comes back to the longest waiter); never more than
+     * two workers counted; the released pool terminates.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void theSlotOfAWorkerThatCannotStartGoesToTheLongestWaiter() throws Exception {
+        AtomicInteger threadsAsked = new AtomicInteger();
+        java.util.concurrent.ThreadFactory failsTheSecondToFourth = r -> switch (threadsAsked.incrementAndGet()) {
+            case 2 -> throw new IllegalStateException("the factory cannot make a thread");
+            case 3 -> null;
+            case 4 -> {
+                Thread ended = Thread.ofPlatform().start(() -> { });
+                try {
+                    ended.join(TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                yield ended; // its start() throws IllegalThreadStateException
+            }
+            default -> PoolTasks.PLATFORM_WORKERS.newThread(r);
+        };
+        Pool pool = Pool.newPool(1, PoolOptions.builder().threadFactory(failsTheSecondToFourth)
+                .disablePurge(true).build());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> assertTrue(pool.running() <= 2, pool::toString));
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        Thread[] s = new Thread[5];
+        List<Class<? extends Throwable>> causes = java.util.Arrays.asList(IllegalStateException.class, null,
+                IllegalThreadStateException.class);
+        for (int i = 1; i <= 5; i++) {
+            String name = "s" + i;
+            Class<? extends Throwable> cause = i <= 3 ? causes.get(i - 1) : null;
+            boolean refused = i <= 3;
+            s[i - 1] = start(name, () -> {
+                if (!refused) {
+                    pool.execute(tasks.quick(name));
+                    return;
+                }
+                RejectedExecutionException e = assertThrows(RejectedExecutionException.class,
+                        () -> pool.execute(tasks.quick(name)), name + "'s worker could not start");
+                if (cause != null) {
+                    assertInstanceOf(cause, e.getCause(), name + "'s rejection");
+                }
+            });
+            int waiters = i;
+            until(name + " waits", () -> pool.waiting() == waiters);
+        }
+        pool.tune(2);
+        join(s[0], s[1], s[2], s[3]);
+        tasks.untilStarted(3);
+        assertEquals(List.of("t0", "s4", "s5"), tasks.started(),
+                "the slot of the workers that could not start did not go to the longest waiter");
+        join(s[4]);
+        t0Ends.countDown();
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertEquals(0, pool.running(), pool::toString);
+        assertEquals(5, threadsAsked.get(), "threads asked of the factory");
+        tasks.assertEachRanOnce("t0", "s4", "s5");
+    }
+
+    /**
+     * {@link LoadBalancing#LEAST_TASKS} picks "the sub-pool with the fewest running workers at the moment of
+     * submission (the first one on a tie)": on a {@link MultiPool} of two sub-pools of one worker, t0 goes to
+     * sub-pool 0 (a tie) and holds its worker; x, submitted from another thread while t0 runs, goes to sub-pool 1
+     * (fewer running) and runs without waiting for t0. Then a and b submit at once (each sub-pool counts one
+     * worker: both pick sub-pool 0, unless sub-pool 1's worker, spinning in the shared fast lane, takes one) while
+     * a releaser lets t0 end at any moment; each task runs once, no sub-pool above its capacity, and the released
+     * multi-pool terminates.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void leastTasksPicksTheSubPoolWithTheFewestRunningWorkers() throws Exception {
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.LEAST_TASKS, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> {
+            assertTrue(pool.running(0) <= 1 && pool.running(1) <= 1, () -> "a sub-pool above its capacity: " + pool);
+        });
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        tasks.untilStarted(1);
+        assertTrue(pool.running(0) == 1 && pool.running(1) == 0, () -> "t0 not on the first sub-pool of a tie: " + pool);
+        Thread x = start("x", () -> pool.execute(tasks.quick("x")));
+        tasks.untilStarted(2);
+        join(x);
+        assertEquals(1, pool.running(1), () -> "x not on the sub-pool with fewer running workers: " + pool);
+        Thread a = start("a", () -> pool.execute(tasks.quick("a")));
+        Thread b = start("b", () -> pool.execute(tasks.quick("b")));
+        Thread releaser = start("releaser", t0Ends::countDown);
+        join(a, b, releaser);
+        tasks.untilStarted(4);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertEquals(0, pool.running(), pool::toString);
+        tasks.assertEachRanOnce("t0", "x", "a", "b");
+    }
+
+    /**
+     * {@link MultiPoolWithFunc}, round robin over two sub-pools of one worker, the function running its argument:
+     * t0 holds sub-pool 0's worker; two submitters {@code invoke} two arguments each (those sent to sub-pool 0
+     * wait for t0 or take a worker spinning in the shared fast lane), a third tries {@code tryInvoke} with a zero
+     * timeout, and a releaser lets t0 end at any moment. Each argument invoked, and the tried one exactly when
+     * {@code tryInvoke} returned true, is run once; no sub-pool above its capacity; the released multi-pool
+     * terminates with no worker counted.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void multiPoolWithFuncRunsEachArgumentOnce() throws Exception {
+        MultiPoolWithFunc<Runnable> pool = MultiPoolWithFunc.newMultiPool(2, 1, Runnable::run,
+                LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> {
+            assertTrue(pool.running(0) <= 1 && pool.running(1) <= 1, () -> "a sub-pool above its capacity: " + pool);
+        });
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.invoke(tasks.holding("t0", t0Ends));
+        tasks.untilStarted(1);
+        Thread a = start("a", () -> {
+            pool.invoke(tasks.quick("a1"));
+            pool.invoke(tasks.quick("a2"));
+        });
+        Thread b = start("b", () -> {
+            pool.invoke(tasks.quick("b1"));
+            pool.invoke(tasks.quick("b2"));
+        });
+        AtomicBoolean tried = new AtomicBoolean();
+        Thread trier = start("trier", () -> tried.set(pool.tryInvoke(tasks.quick("tried"), Duration.ZERO)));
+        Thread releaser = start("releaser", t0Ends::countDown);
+        join(a, b, trier, releaser);
+        List<String> expected = new java.util.ArrayList<>(List.of("t0", "a1", "a2", "b1", "b2"));
+        if (tried.get()) {
+            expected.add("tried");
+        }
+        tasks.untilStarted(expected.size());
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertEquals(0, pool.running(), pool::toString);
+        tasks.assertEachRanOnce(expected.toArray(String[]::new));
+    }
+
     /**
      * A multi-pool's transitions are atomic across its sub-pools ({@code WorkerPool}): {@code release},
      * {@code reboot}, {@code shutdownNow} and {@code tune} from four threads, in any order, while a submitter

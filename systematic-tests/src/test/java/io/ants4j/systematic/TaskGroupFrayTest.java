@@ -625,6 +625,54 @@ class TaskGroupFrayTest {
     }
 
     /**
+     * The slot of a task the executor refused goes to the next blocked submitter ({@code TaskGroup}: "a slot
+     * given back goes to the submitter that has been queued longest"): limit 1, t0 runs, s1, s2 and s3 block in
+     * that order; t0 ends and its slot goes to s1, whose task the executor refuses without running it; s1 gets
+     * {@link RejectedExecutionException}, and its slot goes on to s2 (woken: it must not wait for another task to
+     * end, and none will), then to s3 once s2's task ended. s1's task never runs; the tasks start in the order
+     * t0, s2, s3, never two at once; {@code await} reports those three.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void theSlotOfATaskTheExecutorRefusedGoesToTheNextSubmitter() throws Exception {
+        AtomicInteger executions = new AtomicInteger();
+        Executor refusesTheSecond = task -> {
+            if (executions.incrementAndGet() == 2) {
+                throw new RejectedExecutionException("the executor refuses the second task");
+            }
+            PLATFORM_THREADS.execute(task);
+        };
+        TaskGroup<String> group = TaskGroup.create(1, refusesTheSecond);
+        ConcurrentLinkedQueue<String> started = new ConcurrentLinkedQueue<>();
+        java.util.function.Function<String, TaskGroupTask> recording = name -> () -> {
+            assertTrue(running.incrementAndGet() <= 1, "more tasks run than the limit");
+            try {
+                started.add(name);
+                Thread.yield();
+                return name;
+            } finally {
+                running.decrementAndGet();
+            }
+        };
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        group.go(holding(1, t0Ends, "t0"));
+        started.add("t0");
+        Thread s1 = start("s1", () -> assertThrows(RejectedExecutionException.class,
+                () -> group.go(recording.apply("s1")), "the executor refused s1's task"));
+        untilParked(s1);
+        Thread s2 = start("s2", () -> group.go(recording.apply("s2")));
+        untilParked(s2);
+        Thread s3 = start("s3", () -> group.go(recording.apply("s3")));
+        untilParked(s3);
+        t0Ends.countDown();
+        join(s1, s2, s3);
+        assertEquals(List.of("s2", "s3", "t0"), group.await().stream().sorted().toList());
+        assertEquals(List.of("t0", "s2", "s3"), List.copyOf(started), "the order the tasks started in");
+        group.close();
+    }
+
+    /**
      * Several awaits of one round each get its results, also if the group is cancelled after the round ended
      * ({@code await}'s javadoc): two awaiters wait while the round's two tasks run; the tasks are let go, and a
      * canceller cancels the group as soon as one await has returned (so the round has ended), racing the other
