@@ -13,6 +13,7 @@ import io.ants4j.pool.LoadBalancing;
 import io.ants4j.pool.MultiPool;
 import io.ants4j.pool.Pool;
 import io.ants4j.pool.PoolClosedException;
+import io.ants4j.pool.PoolStatisticsProbe;
 import io.ants4j.pool.WorkerPool;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -348,6 +349,41 @@ class PoolLifecycleFrayTest {
                 () -> "close() from a task did not return, though the other task ended: " + pool);
         join(rebooter);
         wp.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
+
+    /**
+     * {@code ants4j.PoolStatistics} is emitted "one per open pool" (PoolEvents: "a pool is in it from its
+     * construction or reboot to its release"). A release and a reboot (once the pool shows closed) from two
+     * threads: if the pool ends open, it is in the periodic statistics (found by review 12 at iterations 8 to 13:
+     * the release took the pool out after its core had closed, undoing the registration of a reboot in between).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anOpenPoolStaysInThePeriodicStatistics() throws Exception {
+        anOpenPoolStaysInThePeriodicStatisticsScenario();
+    }
+
+    /** The schedule in which Fray found it on the code before the fix. */
+    @FrayTest(replay = "classpath:fray-recordings/PoolLifecycleFrayTest/anOpenPoolStaysInThePeriodicStatistics",
+            resetClassLoaderPerIteration = false, systemTimeDelegateType = SystemTimeDelegateType.MOCK,
+            ignoreTimedBlock = false, scheduler = RandomScheduler.class)
+    void anOpenPoolStaysInThePeriodicStatisticsReplay() throws Exception {
+        anOpenPoolStaysInThePeriodicStatisticsScenario();
+    }
+
+    private static void anOpenPoolStaysInThePeriodicStatisticsScenario() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        Thread releaser = start("releaser", pool::release);
+        Thread rebooter = start("rebooter", () -> {
+            until("closed", pool::isClosed);
+            pool.reboot();
+        });
+        join(releaser, rebooter);
+        assertTrue(pool.isClosed() || PoolStatisticsProbe.inPeriodicStatistics(pool),
+                () -> "an open pool is missing from the periodic PoolStatistics: " + pool);
+        pool.release();
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
     }
 
