@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.LongAdder;
  * call fail, though the task runs. Counting never throws: a counter that cannot allocate its cell loses one count,
  * never the task that was handed over nor the exception of the one that was not. The life-cycle methods report to JFR only
  * when they changed something ({@link Core#release} tells whether it closed the pool), and a released pool
- * leaves the periodic statistics until it is rebooted.
+ * leaves the periodic statistics until it is rebooted. A release takes the pool out after its core has closed,
+ * then checks that the core is still closed: a reboot in between registered it first, and an open pool must stay
+ * in (a closed one left in is harmless: the statistics hook skips closed pools).
  */
 abstract class AbstractWorkerPool implements WorkerPool {
     final Core core;
@@ -179,6 +181,9 @@ abstract class AbstractWorkerPool implements WorkerPool {
 
     private void released(boolean interrupt) {
         PoolEvents.unregister(registration);
+        if (!core.isClosed()) { // a reboot came after the close and registered first: undo the unregistering
+            PoolEvents.register(registration);
+        }
         PoolEvents.released(name, interrupt, core.running());
     }
 
