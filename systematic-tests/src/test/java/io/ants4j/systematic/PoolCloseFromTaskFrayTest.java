@@ -1,0 +1,227 @@
+package io.ants4j.systematic;
+
+import static io.ants4j.systematic.FrayThreads.TIMEOUT_SECONDS;
+import static io.ants4j.systematic.FrayThreads.join;
+import static io.ants4j.systematic.FrayThreads.start;
+import static io.ants4j.systematic.FrayThreads.until;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.pool.LoadBalancing;
+import io.ants4j.pool.MultiPool;
+import io.ants4j.pool.MultiPoolWithFunc;
+import io.ants4j.pool.Pool;
+import io.ants4j.pool.PoolOptions;
+import io.ants4j.pool.WorkerPool;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.core.command.SystemTimeDelegateType;
+import org.pastalab.fray.core.scheduler.RandomScheduler;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.FrayTest;
+
+/**
+ * {@code close()} from a task (WorkerPool: "it releases the pool, waits until every other task has
+ * ended except those that are themselves calling close on this pool ... and returns") raced by the other
+ * life-cycle calls, interrupts, a second reboot, a pre-allocated pool, a multi-pool with a function, and a close
+ * from a panic handler. Every scenario: task o runs beside the closing task c and ends after a yield; c's
+ * {@code close()} must return (bounded), and only after o ended; afterwards the pool is released and terminates.
+ */
+@ExtendWith(FrayTestExtension.class)
+class PoolCloseFromTaskFrayTest {
+
+    /** Pool of two: close() from a task raced by shutdownNow, a reboot once closed, and tune(1)/tune(2). */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void closeFromATaskRacingShutdownNowRebootAndTune() throws Exception {
+        Pool pool = Pool.newPool(2, PoolTasks.options());
+        closeFromATask(pool, pool::execute, () -> {
+            Thread r = start("rebooter", () -> {
+                until("closed", pool::isClosed);
+                pool.reboot();
+            });
+            Thread s = start("stopper", pool::shutdownNow);
+            Thread u = start("tuner", () -> {
+                pool.tune(1);
+                pool.tune(2);
+            });
+            return new Thread[] {r, s, u};
+        }, null);
+    }
+
+    /** MultiPool 2x1: close() from a task raced by reboot, release, a second reboot, and shutdownNow. */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void multiPoolCloseFromATaskRacingTwoRebootsAndShutdownNow() throws Exception {
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        closeFromATask(pool, pool::execute, () -> {
+            Thread r = start("rebooter", () -> {
+                until("closed", pool::isClosed);
+                pool.reboot();
+                pool.release();
+                pool.reboot();
+            });
+            Thread s = start("stopper", pool::shutdownNow);
+            return new Thread[] {r, s};
+        }, null);
+    }
+
+    /** preAlloc pool of two (LoopQueue): close() from a task raced by a reboot once closed. */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void preAllocCloseFromATaskRacingAReboot() throws Exception {
+        Pool pool = Pool.newPool(2, PoolOptions.builder().threadFactory(PoolTasks.PLATFORM_WORKERS)
+                .disablePurge(true).preAlloc(true).build());
+        closeFromATask(pool, pool::execute, () -> new Thread[] {start("rebooter", () -> {
+            until("closed", pool::isClosed);
+            pool.reboot();
+        })}, null);
+    }
+
+    /** MultiPoolWithFunc 2x1: close() from a task raced by a reboot once closed. */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void multiPoolWithFuncCloseFromATaskRacingAReboot() throws Exception {
+        MultiPoolWithFunc<Runnable> pool = MultiPoolWithFunc.newMultiPool(2, 1, Runnable::run,
+                LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        closeFromATask(pool, pool::invoke, () -> new Thread[] {start("rebooter", () -> {
+            until("closed", pool::isClosed);
+            pool.reboot();
+        })}, null);
+    }
+
+    /**
+     * Pool of two: the closing task is interrupted at any point (before, during or after its close()): close()
+     * returns only after o ended, with the interrupt status set if the interrupt came before it returned.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aClosingTaskInterruptedAtAnyPoint() throws Exception {
+        Pool pool = Pool.newPool(2, PoolTasks.options());
+        AtomicReference<Thread> closer = new AtomicReference<>();
+        AtomicBoolean sent = new AtomicBoolean();
+        closeFromATask(pool, pool::execute, () -> new Thread[] {start("interrupter", () -> {
+            until("c runs", () -> closer.get() != null);
+            closer.get().interrupt();
+            sent.set(true);
+        })}, new Interrupts(closer, sent));
+    }
+
+    /**
+     * Pool of two: a task fails, and the panic handler (on the worker thread) closes the pool while task o runs
+     * and a rebooter reopens it once closed: the handler's close() returns after o ended.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aPanicHandlerClosingThePoolRacingAReboot() throws Exception {
+        AtomicReference<Pool> ref = new AtomicReference<>();
+        AtomicBoolean otherEnded = new AtomicBoolean();
+        AtomicReference<String> wrong = new AtomicReference<>();
+        CountDownLatch handlerReturned = new CountDownLatch(1);
+        CountDownLatch bothStarted = new CountDownLatch(2);
+        Pool pool = Pool.newPool(2, PoolOptions.builder().threadFactory(PoolTasks.PLATFORM_WORKERS)
+                .disablePurge(true).panicHandler(t -> {
+                    ref.get().close();
+                    if (!otherEnded.get()) {
+                        wrong.set("close() from the panic handler returned while o ran");
+                    }
+                    handlerReturned.countDown();
+                }).build());
+        ref.set(pool);
+        pool.execute(() -> {
+            started(bothStarted);
+            Thread.yield();
+            otherEnded.set(true);
+        });
+        pool.execute(() -> {
+            started(bothStarted);
+            throw new IllegalStateException("p fails");
+        });
+        Thread r = start("rebooter", () -> {
+            until("closed", pool::isClosed);
+            pool.reboot();
+        });
+        assertTrue(handlerReturned.await(TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                () -> "close() from the panic handler did not return: " + pool);
+        join(r);
+        assertTrue(wrong.get() == null, wrong::get);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
+
+    /** The closing task's thread and whether the interrupter has sent its interrupt. */
+    private record Interrupts(AtomicReference<Thread> closer, AtomicBoolean sent) {
+    }
+
+    @FunctionalInterface
+    private interface Racers {
+        Thread[] start();
+    }
+
+    private static void closeFromATask(WorkerPool pool, Consumer<Runnable> submit, Racers racers,
+            Interrupts interrupts) throws Exception {
+        CountDownLatch bothStarted = new CountDownLatch(2);
+        AtomicBoolean otherEnded = new AtomicBoolean();
+        AtomicReference<String> wrong = new AtomicReference<>();
+        CountDownLatch closeReturned = new CountDownLatch(1);
+        submit.accept(() -> {
+            started(bothStarted);
+            Thread.yield();
+            otherEnded.set(true);
+        });
+        submit.accept(() -> {
+            started(bothStarted);
+            if (interrupts != null) {
+                interrupts.closer().set(Thread.currentThread());
+            }
+            pool.close();
+            if (!otherEnded.get()) {
+                wrong.set("close() from a task returned while o ran");
+            }
+            if (interrupts != null) {
+                boolean sent = interrupts.sent().get();
+                if (sent && !Thread.currentThread().isInterrupted()) {
+                    wrong.set("close() from a task interrupted before it returned returned without the status");
+                }
+            }
+            closeReturned.countDown();
+        });
+        Thread[] others = racers.start();
+        assertTrue(closeReturned.await(TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                () -> "close() from a task did not return: " + pool);
+        join(others);
+        assertTrue(wrong.get() == null, wrong::get);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
+
+    /** Counts the calling task as started and waits, through interrupts (kept), until the other has too. */
+    private static void started(CountDownLatch both) {
+        both.countDown();
+        boolean interrupted = false;
+        try {
+            for (;;) {
+                try {
+                    assertTrue(both.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the other task never started");
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    Thread.interrupted(); // under Fray 0.9.2 the status may outlive the exception
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
