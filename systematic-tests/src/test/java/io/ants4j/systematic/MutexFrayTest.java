@@ -236,6 +236,42 @@ class MutexFrayTest {
         assertFalse(m.isLocked(), m::toString);
     }
 
+    /**
+     * Waiters are served in arrival order (the class javadoc: "in normal mode waiters queue in FIFO order", and
+     * starvation mode hands the lock "to the waiter at the head of the queue"; README: "sleeps FIFO"): "first"
+     * queues, then "second", and the holder unlocks while a newcomer's {@code lock()} races them. The newcomer
+     * may barge in at any point (normal mode) or queue at the tail; a woken waiter it beats queues again at the
+     * front, and having waited over 1 ms (virtual time) it turns starvation mode on and is handed the lock next.
+     * Whatever the interleaving, first holds the lock before second.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void waitersAreServedInArrivalOrder() throws InterruptedException {
+        Mutex m = new Mutex();
+        AtomicBoolean firstHeld = new AtomicBoolean();
+        m.lock();
+        Thread first = start("first", () -> {
+            m.lock();
+            firstHeld.set(true);
+            m.unlock();
+        });
+        untilParked(first);
+        Thread second = start("second", () -> {
+            m.lock();
+            assertTrue(firstHeld.get(), () -> "a later waiter got the lock before the one queued first: " + m);
+            m.unlock();
+        });
+        untilParked(second);
+        Thread newcomer = start("newcomer", () -> {
+            m.lock();
+            m.unlock();
+        });
+        m.unlock();
+        join(first, second, newcomer);
+        assertFalse(m.isLocked(), m::toString);
+    }
+
     /** {@code lock()} waits through an interrupt and returns holding the lock with the interrupt status set. */
     @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
