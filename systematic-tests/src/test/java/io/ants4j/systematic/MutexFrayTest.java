@@ -237,12 +237,14 @@ class MutexFrayTest {
     }
 
     /**
-     * Waiters are served in arrival order (the class javadoc: "in normal mode waiters queue in FIFO order", and
-     * starvation mode hands the lock "to the waiter at the head of the queue"; README: "sleeps FIFO"): "first"
-     * queues, then "second", and the holder unlocks while a newcomer's {@code lock()} races them. The newcomer
-     * may barge in at any point (normal mode) or queue at the tail; a woken waiter it beats queues again at the
-     * front, and having waited over 1 ms (virtual time) it turns starvation mode on and is handed the lock next.
-     * Whatever the interleaving, first holds the lock before second.
+     * Waiters are served in arrival order (the class javadoc: "in normal mode waiters queue in FIFO order", a
+     * woken waiter that loses "is queued again at the front", and starvation mode hands the lock "to the waiter
+     * at the head of the queue"; README: "sleeps FIFO"): "first" queues, then "second". The holder unlocks, which
+     * wakes first, and takes the lock back at once when it can; if it beat first, it waits until first is back
+     * in the queue (counted and parked: the count alone would include it on its way to the queue, where a
+     * release goes to the head there is, second) and unlocks again, a wake-up in normal mode or, first having
+     * waited over 1 ms (virtual time), a hand-off in starvation mode. Either way first holds the lock before
+     * second.
      */
     @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
@@ -263,12 +265,13 @@ class MutexFrayTest {
             m.unlock();
         });
         untilParked(second);
-        Thread newcomer = start("newcomer", () -> {
-            m.lock();
+        m.unlock(); // wakes first
+        if (m.tryLock()) { // beat it, unless it came and went
+            until("first has had the lock or is queued again", () -> firstHeld.get()
+                    || m.toString().endsWith("waiters=2]") && first.getState() == Thread.State.WAITING);
             m.unlock();
-        });
-        m.unlock();
-        join(first, second, newcomer);
+        }
+        join(first, second);
         assertFalse(m.isLocked(), m::toString);
     }
 
