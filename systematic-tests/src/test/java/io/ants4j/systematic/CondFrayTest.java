@@ -6,21 +6,29 @@ import static io.ants4j.systematic.FrayThreads.until;
 import static io.ants4j.systematic.FrayThreads.untilParked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ants4j.primitives.Cond;
 import io.ants4j.primitives.Mutex;
+import io.ants4j.primitives.RWMutex;
+import io.ants4j.primitives.SpinLock;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
 import org.pastalab.fray.core.scheduler.RandomScheduler;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
 import org.pastalab.fray.junit.junit5.annotations.FrayTest;
 
-/** The blocking contracts of {@link Cond} (over a {@link Mutex}), explored by Fray. */
+/** The blocking contracts of {@link Cond} (over a {@link Mutex}) and of the locks' {@code Condition} views, explored by Fray. */
 @ExtendWith(FrayTestExtension.class)
 class CondFrayTest {
     /** The state the waiters wait for: permits, guarded by the lock. */
@@ -104,6 +112,57 @@ class CondFrayTest {
         assertEquals(0, permits);
     }
 
+    /**
+     * Misuse costs nobody else a wake-up (the javadoc of {@code await}: a caller that does not hold the lock "is
+     * then not left waiting"; "wake-ups are never lost"): "misuser" calls {@code await()} without holding the
+     * {@code ReentrantLock}, whose {@code unlock()} then throws; "patient" waits for a permit. The two queue in
+     * either order, and the misuser's {@code unlock()} throws only once the permit's {@code signal()} has been
+     * sent: if it picked the misuser, queued first, the signal must be passed on to the patient, which must take
+     * the permit (else it stays asleep, which the bound of the join reports). The misuser gets
+     * {@code IllegalMonitorStateException} and returns.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aSignalThatPickedAMisuserIsPassedOn() throws InterruptedException {
+        AtomicBoolean misuserUnlocking = new AtomicBoolean();
+        AtomicBoolean signalSent = new AtomicBoolean();
+        ReentrantLock lock = new ReentrantLock() {
+            @Override
+            public void unlock() {
+                if (!isHeldByCurrentThread()) { // the misuser, queued on the Cond: hold it there until the signal
+                    misuserUnlocking.set(true);
+                    until("the signal is sent", signalSent::get);
+                }
+                super.unlock();
+            }
+        };
+        Cond cond = new Cond(lock);
+        Thread misuser = start("misuser", () -> {
+            assertThrows(IllegalMonitorStateException.class, cond::await, "await() without the lock");
+        });
+        Thread patient = start("patient", () -> {
+            lock.lock();
+            try {
+                while (permits == 0) {
+                    cond.awaitUninterruptibly();
+                }
+                permits--;
+            } finally {
+                lock.unlock();
+            }
+        });
+        until("the misuser is queued", misuserUnlocking::get);
+        untilParked(patient);
+        lock.lock();
+        permits++;
+        lock.unlock();
+        cond.signal();
+        signalSent.set(true);
+        join(misuser, patient);
+        assertEquals(0, permits);
+    }
+
     /** signal() wakes the thread that has waited longest (FIFO), and only one. */
     @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
@@ -133,6 +192,65 @@ class CondFrayTest {
         cond.signal();
         join(first, second);
         assertEquals(2, woken.get());
+    }
+
+    /**
+     * The {@code Condition} views ({@code newCondition()} of {@link Mutex}, {@link SpinLock} and {@link RWMutex}'s
+     * write lock: "FIFO wake-ups and no spurious wake-ups"): three threads wait in turn, by {@code await()},
+     * {@code awaitUninterruptibly()} and {@code await()}; three {@code signal()}s, the first and the last under
+     * the lock, the second without, each after the previous waiter returned. Each signal wakes the waiter that has
+     * waited longest, and only it: a waiter that returns counts itself under the lock, and must find a signal
+     * for it ({@code signals} is counted under the lock before each one).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void conditionViewsSignalTheLongestWaitingOnly() throws InterruptedException {
+        signalWakesOneInArrivalOrder(new Mutex());
+        signalWakesOneInArrivalOrder(new SpinLock());
+        signalWakesOneInArrivalOrder(new RWMutex().writeLock());
+    }
+
+    private static void signalWakesOneInArrivalOrder(Lock lock) throws InterruptedException {
+        Condition condition = lock.newCondition();
+        AtomicInteger signals = new AtomicInteger(); // written under the lock
+        List<String> woken = new CopyOnWriteArrayList<>(); // written under the lock
+        Thread[] waiters = new Thread[3];
+        for (int i = 0; i < waiters.length; i++) {
+            boolean uninterruptibly = i == 1;
+            waiters[i] = start("waiter " + i, () -> {
+                lock.lock();
+                try {
+                    if (uninterruptibly) {
+                        condition.awaitUninterruptibly();
+                    } else {
+                        condition.await();
+                    }
+                    woken.add(Thread.currentThread().getName());
+                    assertTrue(woken.size() <= signals.get(),
+                            () -> "woken without a signal: " + woken + " after " + signals + " signals, " + lock);
+                } finally {
+                    lock.unlock();
+                }
+            });
+            untilParked(waiters[i]);
+        }
+        for (int i = 0; i < waiters.length; i++) {
+            lock.lock();
+            signals.incrementAndGet();
+            if (i != 1) {
+                condition.signal();
+                lock.unlock();
+            } else {
+                lock.unlock();
+                condition.signal(); // without the lock: allowed
+            }
+            int returned = i + 1;
+            until("a waiter returns", () -> woken.size() >= returned);
+            assertEquals(waiters[i].getName(), woken.get(i), () -> "signal() woke a later waiter: " + woken);
+        }
+        join(waiters);
+        assertEquals(3, woken.size(), woken::toString);
     }
 
     /**

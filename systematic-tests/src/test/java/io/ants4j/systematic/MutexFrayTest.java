@@ -236,6 +236,45 @@ class MutexFrayTest {
         assertFalse(m.isLocked(), m::toString);
     }
 
+    /**
+     * Waiters are served in arrival order (the class javadoc: "in normal mode waiters queue in FIFO order", a
+     * woken waiter that loses "is queued again at the front", and starvation mode hands the lock "to the waiter
+     * at the head of the queue"; README: "sleeps FIFO"): "first" queues, then "second". The holder unlocks, which
+     * wakes first, and takes the lock back at once when it can; if it beat first, it waits until first is back
+     * in the queue (counted and parked: the count alone would include it on its way to the queue, where a
+     * release goes to the head there is, second) and unlocks again, a wake-up in normal mode or, first having
+     * waited over 1 ms (virtual time), a hand-off in starvation mode. Either way first holds the lock before
+     * second.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void waitersAreServedInArrivalOrder() throws InterruptedException {
+        Mutex m = new Mutex();
+        AtomicBoolean firstHeld = new AtomicBoolean();
+        m.lock();
+        Thread first = start("first", () -> {
+            m.lock();
+            firstHeld.set(true);
+            m.unlock();
+        });
+        untilParked(first);
+        Thread second = start("second", () -> {
+            m.lock();
+            assertTrue(firstHeld.get(), () -> "a later waiter got the lock before the one queued first: " + m);
+            m.unlock();
+        });
+        untilParked(second);
+        m.unlock(); // wakes first
+        if (m.tryLock()) { // beat it, unless it came and went
+            until("first has had the lock or is queued again", () -> firstHeld.get()
+                    || m.toString().endsWith("waiters=2]") && first.getState() == Thread.State.WAITING);
+            m.unlock();
+        }
+        join(first, second);
+        assertFalse(m.isLocked(), m::toString);
+    }
+
     /** {@code lock()} waits through an interrupt and returns holding the lock with the interrupt status set. */
     @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,

@@ -24,7 +24,7 @@ import org.pastalab.fray.junit.junit5.annotations.FrayTest;
 class RWMutexFrayTest {
     /**
      * Readers/writers exclusion: while a writer holds the lock nobody else does; readers may hold it together.
-     * Every acquisition path is used: lock, tryLock and the timed tryLock of both views.
+     * Every acquisition path is used: lock, lockInterruptibly, tryLock and the timed tryLock of both views.
      */
     @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
@@ -56,13 +56,21 @@ class RWMutexFrayTest {
         Thread r2 = start("timed reader", () -> {
             assertTrue(rw.readLock().tryLock(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS));
             read.run();
+            rw.readLock().lockInterruptibly();
+            read.run();
         });
         Thread w1 = start("writer", () -> {
             rw.writeLock().lock();
             write.run();
+            rw.writeLock().lockInterruptibly();
+            write.run();
         });
         Thread w2 = start("timed writer", () -> {
             assertTrue(rw.writeLock().tryLock(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            write.run();
+            while (!rw.writeLock().tryLock()) {
+                Thread.yield();
+            }
             write.run();
         });
         join(r1, r2, w1, w2);
@@ -141,6 +149,51 @@ class RWMutexFrayTest {
         });
         read.unlock();
         join(interrupter, writer, timedReader, reader);
+        assertFree(rw);
+    }
+
+    /**
+     * A reader whose interrupt lost to the lock keeps it (the javadoc of {@code lockInterruptibly}: the lock
+     * granted before the thread could leave, it "returns with the interrupt status set"): a writer holds the
+     * lock, a reader waits in the read {@code lockInterruptibly()}, and the writer's unlock races the reader's
+     * interrupt. The reader either throws holding nothing, or returns holding the read lock with its interrupt
+     * status set; a second reader, by {@code lock()}, is let in by the same unlock and never gets an interrupt.
+     * Afterwards the lock is free.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aReaderWhoseInterruptLostToTheLockKeepsIt() throws InterruptedException {
+        RWMutex rw = new RWMutex();
+        Lock read = rw.readLock();
+        rw.writeLock().lock();
+        AtomicBoolean interruptSent = new AtomicBoolean();
+        Thread interrupted = start("interrupted reader", () -> {
+            try {
+                read.lockInterruptibly();
+                try { // an interrupt that lost to the lock is set again
+                    until("the interrupt is sent", interruptSent::get);
+                    assertTrue(Thread.interrupted(), "lockInterruptibly() returned the read lock without the interrupt status");
+                } finally {
+                    read.unlock();
+                }
+            } catch (InterruptedException expected) {
+                // gave up: holds nothing
+            }
+        });
+        untilParked(interrupted);
+        Thread reader = start("reader", () -> {
+            read.lock();
+            assertFalse(Thread.currentThread().isInterrupted(), "a reader nobody interrupted has its status set");
+            read.unlock();
+        });
+        untilParked(reader);
+        Thread interrupter = start("interrupter", () -> {
+            interrupted.interrupt();
+            interruptSent.set(true);
+        });
+        rw.writeLock().unlock();
+        join(interrupter, interrupted, reader);
         assertFree(rw);
     }
 

@@ -344,6 +344,52 @@ class TaskGroupFrayTest {
     }
 
     /**
+     * {@code await()} from one of the group's own tasks waits for that task too, until its thread is interrupted;
+     * a cancellation of the group interrupts the task, and {@code await} then throws {@code InterruptedException}
+     * (the class javadoc, "Rounds"; errgroup's {@code Wait} from one of its goroutines). "self" awaits its own
+     * group; "other" ends; a closer, once other ended, closes the group at any point of self's run. self's
+     * {@code await} never returns (the round ended with self still running), and never throws before the
+     * cancellation; self either never started or its {@code await} threw {@code InterruptedException}, and
+     * {@code close()} returns once self ended (an await the cancellation did not end leaves the closer stuck,
+     * which the bound of the join reports).
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void awaitFromATaskOfTheGroupWaitsForItUntilTheCancellation() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(-1, PLATFORM_THREADS);
+        AtomicBoolean otherEnded = new AtomicBoolean();
+        AtomicBoolean closing = new AtomicBoolean();
+        AtomicReference<String> selfOutcome = new AtomicReference<>("never started");
+        Future<String> self = group.go(() -> {
+            selfOutcome.set("awaiting");
+            try {
+                selfOutcome.set("await returned " + group.await());
+            } catch (InterruptedException e) {
+                selfOutcome.set(closing.get() ? "interrupted" : "interrupted before the cancellation");
+                throw e;
+            } catch (CancellationException | ExecutionException e) {
+                selfOutcome.set("await threw " + e);
+            }
+            return "self";
+        });
+        group.go(() -> {
+            otherEnded.set(true);
+            return "other";
+        });
+        Thread closer = start("closer", () -> {
+            until("the other task ended", otherEnded::get);
+            closing.set(true);
+            group.close();
+        });
+        join(closer);
+        assertTrue(Set.of("never started", "interrupted").contains(selfOutcome.get()),
+                () -> "await() from a task of the group: " + selfOutcome.get());
+        assertTrue(self.isCancelled(), "the cancellation left the awaiting task's Future live");
+        assertThrows(CancellationException.class, group::await);
+    }
+
+    /**
      * A cancellation clears only the interrupt it delivered to the run it cancels: whenever {@code cancel(true)}
      * of a task's Future, or of the group, comes (before the task starts, while it runs, as it returns), the
      * thread that runs the task ends with the interrupt status it had before (a runner interrupted on its own

@@ -187,6 +187,39 @@ class WeightedSemaphoreFrayTest {
     }
 
     /**
+     * A head of the queue that leaves without a grant lets in the waiters behind it that now fit (the class
+     * javadoc: "no waiter is left asleep with permits it could have"; Go's isFront case in
+     * {@code semaphore.go}'s {@code Acquire}). Of 2 permits the main thread holds 1 throughout; "interrupted"
+     * and "timed" (1 ms, virtual time) queue for 2 and hold back "small", which asks for the free one. The two
+     * leave in either order, small queued before, between or after them: once neither waits, small must be
+     * granted while the main thread still holds its permit (else it stays asleep, which the bound of the join
+     * reports).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aHeadThatLeavesLetsInTheWaitersBehindIt() throws InterruptedException {
+        WeightedSemaphore sem = new WeightedSemaphore(2);
+        sem.acquire(1);
+        Thread interrupted = start("interrupted", () -> {
+            assertThrows(InterruptedException.class, () -> sem.acquire(2), "granted permits the main thread holds");
+        });
+        untilParked(interrupted);
+        Thread timed = start("timed", () -> {
+            assertFalse(sem.tryAcquire(2, 1, TimeUnit.MILLISECONDS), "granted permits the main thread holds");
+        });
+        Thread small = start("small", () -> {
+            sem.acquire(1);
+            sem.release(1);
+        });
+        Thread interrupter = start("interrupter", interrupted::interrupt);
+        join(interrupter, interrupted, timed, small);
+        assertEquals(1, sem.available(), sem::toString);
+        sem.release(1);
+        assertTrue(sem.tryAcquire(2), () -> "permits lost: " + sem);
+    }
+
+    /**
      * A request for more permits than the size waits without queueing and holds nobody back (the class
      * javadoc; Go's {@code Acquire} of {@code n > size} waits for its context only): "huge" asks for 3 of 2
      * permits while "small" asks for 1 and a releaser frees the 2 held, in any order. Invariants: small gets its
