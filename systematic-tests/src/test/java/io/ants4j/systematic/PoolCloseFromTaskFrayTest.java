@@ -33,6 +33,31 @@ import org.pastalab.fray.junit.junit5.annotations.FrayTest;
 @ExtendWith(FrayTestExtension.class)
 class PoolCloseFromTaskFrayTest {
 
+    /**
+     * Pool of two: close() from a task raced by a reboot once closed. The other task's worker then goes idle in
+     * the reopened pool, which is no task running (on the code that counted workers instead, the closing task
+     * waited for ever).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void closeFromATaskRacingAReboot() throws Exception {
+        Pool pool = Pool.newPool(2, PoolTasks.options());
+        closeFromATask(pool, pool::execute, rebooter(pool), null);
+    }
+
+    /**
+     * MultiPool 2x1: the same, the other task on the other sub-pool, which has no closer of its own: a worker
+     * going idle there wakes the closing task.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void multiPoolCloseFromATaskRacingAReboot() throws Exception {
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        closeFromATask(pool, pool::execute, rebooter(pool), null);
+    }
+
     /** Pool of two: close() from a task raced by shutdownNow, a reboot once closed, and tune(1)/tune(2). */
     @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
@@ -78,10 +103,7 @@ class PoolCloseFromTaskFrayTest {
     void preAllocCloseFromATaskRacingAReboot() throws Exception {
         Pool pool = Pool.newPool(2, PoolOptions.builder().threadFactory(PoolTasks.PLATFORM_WORKERS)
                 .disablePurge(true).preAlloc(true).build());
-        closeFromATask(pool, pool::execute, () -> new Thread[] {start("rebooter", () -> {
-            until("closed", pool::isClosed);
-            pool.reboot();
-        })}, null);
+        closeFromATask(pool, pool::execute, rebooter(pool), null);
     }
 
     /** MultiPoolWithFunc 2x1: close() from a task raced by a reboot once closed. */
@@ -91,10 +113,7 @@ class PoolCloseFromTaskFrayTest {
     void multiPoolWithFuncCloseFromATaskRacingAReboot() throws Exception {
         MultiPoolWithFunc<Runnable> pool = MultiPoolWithFunc.newMultiPool(2, 1, Runnable::run,
                 LoadBalancing.ROUND_ROBIN, PoolTasks.options());
-        closeFromATask(pool, pool::invoke, () -> new Thread[] {start("rebooter", () -> {
-            until("closed", pool::isClosed);
-            pool.reboot();
-        })}, null);
+        closeFromATask(pool, pool::invoke, rebooter(pool), null);
     }
 
     /**
@@ -165,6 +184,14 @@ class PoolCloseFromTaskFrayTest {
     @FunctionalInterface
     private interface Racers {
         Thread[] start();
+    }
+
+    /** A thread that reboots {@code pool} once it shows closed. */
+    private static Racers rebooter(WorkerPool pool) {
+        return () -> new Thread[] {start("rebooter", () -> {
+            until("closed", pool::isClosed);
+            pool.reboot();
+        })};
     }
 
     private static void closeFromATask(WorkerPool pool, Consumer<Runnable> submit, Racers racers,

@@ -301,58 +301,6 @@ class PoolLifecycleFrayTest {
     }
 
     /**
-     * {@code close()} from a task returns once every other task has ended, even if the pool is rebooted while it
-     * waits (reboot is allowed at any time): the other task's worker then stays idle in the reopened pool,
-     * which is no task running. A task closes its pool while the other task runs, and a rebooter reopens the
-     * pool once it shows closed, at any point of the close and of the other task. Afterwards the pool is
-     * released and terminates.
-     */
-    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
-            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
-            scheduler = RandomScheduler.class)
-    void aTaskClosingItsPoolReturnsThoughARebootReopensIt() throws Exception {
-        closeRacingReboot(Pool.newPool(2, PoolTasks.options()));
-    }
-
-    /**
-     * The same for a {@link MultiPool} whose other task runs on the other sub-pool: a worker going idle there,
-     * in a sub-pool with no closer of its own, wakes the closing task.
-     */
-    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
-            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
-            scheduler = RandomScheduler.class)
-    void aTaskClosingItsMultiPoolReturnsThoughARebootReopensIt() throws Exception {
-        closeRacingReboot(MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options()));
-    }
-
-    private static void closeRacingReboot(ExecutorService pool) throws Exception {
-        WorkerPool wp = (WorkerPool) pool;
-        CountDownLatch bothStarted = new CountDownLatch(2);
-        AtomicBoolean otherEnded = new AtomicBoolean();
-        CountDownLatch closeReturned = new CountDownLatch(1);
-        pool.execute(() -> {
-            started(bothStarted);
-            Thread.yield();
-            otherEnded.set(true);
-        });
-        pool.execute(() -> {
-            started(bothStarted);
-            pool.close();
-            assertTrue(otherEnded.get(), "close() from a task returned while another task ran");
-            closeReturned.countDown();
-        });
-        Thread rebooter = start("rebooter", () -> {
-            until("the pool is closed", wp::isClosed);
-            wp.reboot();
-        });
-        assertTrue(closeReturned.await(TIMEOUT_SECONDS, TimeUnit.SECONDS),
-                () -> "close() from a task did not return, though the other task ended: " + pool);
-        join(rebooter);
-        wp.release();
-        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
-    }
-
-    /**
      * {@code ants4j.PoolStatistics} is emitted "one per open pool" (PoolEvents: "a pool is in it from its
      * construction or reboot to its release"). A release and a reboot (once the pool shows closed) from two
      * threads: if the pool ends open, it is in the periodic statistics (found by review 12 at iterations 8 to 13:
