@@ -44,8 +44,9 @@ import java.util.function.ToIntFunction;
  * open unless a later release is under way (the submission then loses to that release). A reboot that fails
  * part-way (a sub-pool's reboot runs out of memory) releases again the sub-pools it reopened before it throws;
  * their {@code shutdownNow} stop marks are cleared only once every sub-pool has reopened, so those sub-pools are
- * still stopping then (a task handed over before the {@code shutdownNow} still starts interrupted), and it counts
- * in {@link #reboots}, since the sub-pools it reopened started threads that a wait for termination must join.
+ * still stopping then (a task handed over before the {@code shutdownNow} still starts interrupted). Every reboot,
+ * failed or not, moves {@link #reboots} as it begins and as it ends: the sub-pools it reopened may have started
+ * threads and tasks, so a wait that passed over the sub-pools one by one while it ran starts over.
  * A reboot from inside a transition on the same thread (the logger, told by {@code shutdownNow} that an interrupt
  * threw) is refused: {@link #lifecycle} is reentrant, and it would reopen the multi-pool halfway through.
  * Invariant, whenever {@code lifecycle} is free: every sub-pool is closed exactly when the multi-pool is.
@@ -73,7 +74,11 @@ final class MultiPoolCore implements Core {
     private final AtomicInteger state = new AtomicInteger(OPENED);
     /** Serializes the life-cycle transitions; never taken on the submit path. */
     private final ReentrantLock lifecycle = new ReentrantLock();
-    /** Reboots so far; changed under {@link #lifecycle}, read by a wait for termination to notice one. */
+    /**
+     * Twice the reboots begun so far, plus one while one is under way (a sequence count): changed under
+     * {@link #lifecycle} as a reboot begins and as it ends, failed or not; a wait for termination or for the
+     * other tasks that saw the same even count before and after its pass over the sub-pools met no reboot.
+     */
     private volatile int reboots;
 
     MultiPoolCore(String name, int n, int sizePerPool, LoadBalancing lb, PoolOptions options,
@@ -332,6 +337,7 @@ final class MultiPoolCore implements Core {
             if (state.get() != CLOSED) {
                 return;
             }
+            reboots++; // odd: under way, before any sub-pool reopens
             int reopened = 0;
             try {
                 for (; reopened < pools.length; reopened++) {
@@ -344,16 +350,14 @@ final class MultiPoolCore implements Core {
                     } catch (Throwable ignored) { // the reboot's failure is the one reported; close the rest
                     }
                 }
-                if (reopened > 0) { // they started threads: a wait for termination that saw them end starts over
-                    reboots++;
-                }
+                reboots++; // even again: a wait that overlapped this reboot starts over
                 throw t;
             }
             for (PoolCore p : pools) { // every sub-pool open: no interrupt of a shutdownNow reaches their tasks now
                 p.clearStopMark();
             }
             index.set(-1);
-            reboots++; // after the sub-pools: a wait that read the old count sees the change (awaitParts)
+            reboots++; // even again, after the sub-pools: a wait that overlapped this reboot starts over
             state.set(OPENED); // last: a submitter that sees the multi-pool open finds every sub-pool open
         } finally {
             lifecycle.unlock();
@@ -396,7 +400,7 @@ final class MultiPoolCore implements Core {
     private List<Integer> awaitParts(long deadline) throws InterruptedException {
         List<Integer> late = new ArrayList<>();
         for (;;) {
-            int seen = reboots;
+            int seen = awaitNoRebootUnderWay();
             for (int i = 0; i < pools.length; i++) {
                 if (!pools[i].awaitTermination(deadline - System.nanoTime())) {
                     late.add(i);
@@ -412,6 +416,20 @@ final class MultiPoolCore implements Core {
                 return late;
             }
         }
+    }
+
+    /**
+     * The {@link #reboots} count once no reboot is under way: if one is, waits for it by taking and leaving
+     * {@link #lifecycle} (a reboot holds it throughout), which holds up no transition.
+     */
+    private int awaitNoRebootUnderWay() throws InterruptedException {
+        int seen = reboots;
+        while ((seen & 1) != 0) {
+            lifecycle.lockInterruptibly();
+            lifecycle.unlock();
+            seen = reboots;
+        }
+        return seen;
     }
 
     @Override
@@ -445,12 +463,17 @@ final class MultiPoolCore implements Core {
             Worker w = own.workerOf(self);
             if (w != null) {
                 own.closing(w);
-                for (PoolCore p : pools) {
-                    if (!p.awaitOnlyClosers(deadline)) {
-                        return false;
+                for (;;) { // over again after a reboot: a task may have started in a sub-pool already passed
+                    int seen = awaitNoRebootUnderWay();
+                    for (PoolCore p : pools) {
+                        if (!p.awaitOnlyClosers(deadline)) {
+                            return false;
+                        }
+                    }
+                    if (reboots == seen) {
+                        return true;
                     }
                 }
-                return true;
             }
         }
         return awaitParts(deadline).isEmpty();
