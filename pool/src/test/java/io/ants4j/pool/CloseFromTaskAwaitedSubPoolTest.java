@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review 13. {@link WorkerPool#close()} from a task: "it releases the pool, waits until every other task has ended
+ * {@link WorkerPool#close()} from a task: "it releases the pool, waits until every other task has ended
  * except those that are themselves calling close on this pool (or have called it), and returns"; "the actions of
  * every task of the pool, other than the calling one and the other tasks that called close on it, happen-before
  * close returns". CHANGELOG (Unreleased, Fixed): "close() from a task returns once the other tasks have ended even

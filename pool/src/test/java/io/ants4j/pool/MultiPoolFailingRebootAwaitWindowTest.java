@@ -15,7 +15,7 @@ import org.agrona.concurrent.NanoClock;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review 13. CHANGELOG (Unreleased, Fixed): a {@code MultiPool.reboot()} that fails part-way releases again the
+ * CHANGELOG (Unreleased, Fixed): a {@code MultiPool.reboot()} that fails part-way releases again the
  * sub-pools it reopened, "and an {@code awaitTermination} under way waits for the threads those sub-pools started
  * (it could return true while they were alive)". {@link WorkerPool#awaitTermination}: "Blocks until the pool has
  * terminated and every thread of it has ended (workers, purger and ticker ...)".
