@@ -616,16 +616,36 @@ final class PrimitiveScenarios {
             running = group.go(() -> {
                 runningThread.set(Thread.currentThread());
                 started.countDown();
-                try {
-                    never.await(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                    throw e;
-                }
+                awaitNeverOrInterrupt();
                 return result;
             });
             until("the long task runs", () -> started.getCount() == 0);
             return this;
+        }
+
+        /**
+         * Waits until {@link #never} opens ({@link #openNever}) or the thread is interrupted, then throws
+         * {@link InterruptedException}, for at most {@link Probe#TIMEOUT}. It notes the interrupt in
+         * {@link #interrupted} before anything allocates: an interrupt may wake it while the heap is still
+         * exhausted, where a latch's own {@code new InterruptedException()} would fail and the interrupt would be
+         * lost with it. One park for the whole wait, as the latch's, since a virtual thread unparked on an exhausted
+         * heap may never run again (docs/testing.md).
+         */
+        private void awaitNeverOrInterrupt() throws InterruptedException {
+            long deadline = System.nanoTime() + Probe.TIMEOUT.toNanos();
+            for (long rem; never.getCount() > 0 && (rem = deadline - System.nanoTime()) > 0L;) {
+                if (Thread.currentThread().isInterrupted()) {
+                    interrupted = true;
+                    throw new InterruptedException();
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(rem);
+            }
+        }
+
+        /** Lets the running task end: opens {@link #never} and unparks the task's thread. */
+        void openNever() {
+            never.countDown();
+            java.util.concurrent.locks.LockSupport.unpark(runningThread.get());
         }
 
         /**
@@ -770,7 +790,7 @@ final class PrimitiveScenarios {
             noneOrOutOfMemory(thrown);
             if (t.future == null) { // go itself failed: the group must be as before
                 check(!t.group.isCancelled(), "go failed, yet the group is cancelled");
-                t.never.countDown();
+                t.openNever();
                 until("the running task ends", t.running::isDone);
                 groupWorks(t);
                 return;
