@@ -769,9 +769,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             if (next == null) {
                 w.lastUsed = clock.nanoTime();
                 if (workers.insert(w)) {
-                    if (closeWaits > 0 && onlyClosersRunLocked()) { // a rebooted pool that a task closes
-                        termination.broadcast();
-                    }
+                    wakeTerminationWaitersLocked(); // an idle worker runs no task: a rebooted pool a task closes
                     return SpinningWorkers.NONE;
                 }
                 retireLocked(w);
@@ -807,6 +805,15 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             exitedTail = w;
         }
         grantSlotsLocked();
+        wakeTerminationWaitersLocked();
+    }
+
+    /**
+     * Wakes the waits on {@link #termination} once what they wait for may hold, lock held: no task but closers
+     * runs, and the pool is closed (termination, and close from a task) or a task waits in
+     * {@link #awaitOnlyClosers} (a pool rebooted while a task closes it, or a multi-pool's other sub-pool).
+     */
+    private void wakeTerminationWaitersLocked() {
         if (onlyClosersRunLocked() && (state == CLOSED || closeWaits > 0)) {
             termination.broadcast();
         }
@@ -993,9 +1000,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             retireLocked(w);
             w.finish();
         }
-        if (running <= closers) {
-            termination.broadcast();
-        }
+        wakeTerminationWaitersLocked();
         return true;
     }
 
@@ -1251,9 +1256,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             if (!w.closing) {
                 w.closing = true;
                 closers++;
-                if (onlyClosersRunLocked()) {
-                    termination.broadcast();
-                }
+                wakeTerminationWaitersLocked();
             }
         } finally {
             lock.unlock();
