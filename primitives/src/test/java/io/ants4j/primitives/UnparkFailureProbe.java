@@ -31,6 +31,10 @@ import java.util.function.Supplier;
  *       it runs again passes the slot on to the next in line, whose unpark throws; {@code go} must still throw
  *       {@code RejectedExecutionException} caused by an {@code InterruptedException} with the interrupt status set
  *       again (TaskGroup javadoc).
+ *   <li>{@code cond-over-mutex}: {@link Cond#await(long, TimeUnit)} over a {@link Mutex} whose {@code unlock()}
+ *       releases the lock and then throws an {@link Error} (unparking the waiter it woke failed): the Cond javadoc
+ *       says "OutOfMemoryError (or any other error) if the wait cannot be set up or continued; the lock is held
+ *       again", so the caller's {@code finally} releases its own hold, not another thread's.
  *   <li>{@code once-value}: a {@link Once#value} supplier returns while two threads wait for it, the later one
  *       lost; the other waiter must still get the value, and the caller that ran the supplier too.
  * </ul>
@@ -48,6 +52,7 @@ final class UnparkFailureProbe {
                 case "rwmutex-write-unlock" -> rwMutexWriteUnlock();
                 case "rwmutex-writer-gives-up" -> rwMutexWriterGivesUp();
                 case "once-value" -> onceValue();
+                case "cond-over-mutex" -> condOverMutex();
                 case "taskgroup-interrupted-submitter" -> taskGroupInterruptedSubmitter();
                 default -> "FAIL: unknown probe " + args[0];
             };
@@ -62,10 +67,15 @@ final class UnparkFailureProbe {
     /** A scheduler for virtual threads that runs each continuation on a new platform thread until told to reject. */
     static final class RejectingScheduler implements Executor {
         volatile boolean reject;
+        /** Throw an Error rather than a RejectedExecutionException: as JDK 21's OutOfMemoryError, it escapes the unpark. */
+        volatile boolean error;
 
         @Override
         public void execute(Runnable continuation) {
             if (reject) {
+                if (error) {
+                    throw new InternalError("injected: the virtual thread's scheduler fails");
+                }
                 throw new RejectedExecutionException("injected: the virtual thread's scheduler rejects it");
             }
             Thread carrier = new Thread(continuation, "carrier");
@@ -256,6 +266,44 @@ final class UnparkFailureProbe {
         return rejected && outcome.endsWith("interrupted=true") ? "OK"
                 : "FAIL: an interrupted submitter handed a slot must be rejected with its interrupt status set again"
                         + " (TaskGroup.go javadoc); got: " + outcome;
+    }
+
+    private static String condOverMutex() throws Exception {
+        Mutex mutex = new Mutex();
+        Cond cond = new Cond(mutex);
+        RejectingScheduler scheduler = new RejectingScheduler();
+        scheduler.error = true;
+        mutex.lock();
+        Thread lost = startVirtual(scheduler, mutex::lock);
+        if (!until(() -> parked(lost) && mutex.toString().endsWith("waiters=1]"))) {
+            return "FAIL: setup: the waiter did not queue on the mutex (" + mutex + ")";
+        }
+        scheduler.reject = true;
+        String outcome;
+        try {
+            outcome = "returned " + cond.await(100, TimeUnit.MILLISECONDS);
+        } catch (Throwable t) {
+            outcome = "threw " + t;
+        }
+        boolean held = mutex.isLocked();
+        System.out.println("Cond.await: " + outcome + "; then " + mutex);
+        // The caller now unlocks in its finally: if the await left the lock free, another thread may hold it by then.
+        CountDownLatch otherHolds = new CountDownLatch(1);
+        Thread other = new Thread(() -> {
+            if (mutex.tryLock()) {
+                otherHolds.countDown();
+            }
+        });
+        other.setDaemon(true);
+        other.start();
+        boolean otherGotIt = otherHolds.await(1, TimeUnit.SECONDS);
+        if (held && !otherGotIt) {
+            return "OK";
+        }
+        return "FAIL: Cond.await " + outcome + " with the lock not held again (" + mutex + " right after)"
+                + (otherGotIt ? "; another thread then took the mutex while this thread, inside its critical"
+                        + " section, still expects to hold it (its finally unlock() would release that thread's hold)"
+                        : "");
     }
 
     private static String onceValue() throws Exception {

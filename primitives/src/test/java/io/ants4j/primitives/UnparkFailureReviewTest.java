@@ -65,6 +65,18 @@ class UnparkFailureReviewTest {
         runProbe("taskgroup-interrupted-submitter");
     }
 
+    /**
+     * Cond.await javadoc: "@throws OutOfMemoryError (or any other error) if the wait cannot be set up or continued;
+     * the lock is held again and the thread is not left waiting, so a caller's finally can restore its state and
+     * release the lock." Over a {@link Mutex} whose {@code unlock()} wakes a waiter whose unpark throws an error
+     * (the CHANGELOG: the error propagates once the state is changed), the lock has been released when the error
+     * reaches {@code await}, which must take it again before it throws.
+     */
+    @Test
+    void condAwaitOverAMutexWhoseUnlockThrowsAfterReleasingHoldsTheLockAgain() throws Exception {
+        runProbe("cond-over-mutex");
+    }
+
     private static void runProbe(String probe) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classPath = Path.of(Mutex.class.getProtectionDomain().getCodeSource().getLocation().toURI())
