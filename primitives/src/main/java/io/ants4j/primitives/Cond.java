@@ -56,7 +56,9 @@ public final class Cond {
      * unlocks the user's lock second, so any signal/broadcast that happens after another thread
      * acquires the lock finds the node. If unlocking throws (the caller did not hold the lock),
      * the node is withdrawn; if a signal picked it in that window the signal is passed on to the
-     * next waiter, so misuse costs the caller an exception and nobody else a wake-up.
+     * next waiter, so misuse costs the caller an exception and nobody else a wake-up. An unlock
+     * that released the lock and then threw (an error waking a waiter of the lock: see
+     * releasedBefore) is followed by a relock, so that the error reaches the caller holding the lock.
      *
      * signal() marks the head SIGNALLED, broadcast() marks every node BROADCAST, both under the
      * queue lock, after a lock-free emptiness check: a waiter that any thread could be obliged to
@@ -99,7 +101,9 @@ public final class Cond {
      * @throws IllegalMonitorStateException (or whatever the lock's {@code unlock} throws) if the
      *     calling thread does not hold the lock, or holds a {@link ReentrantLock} or a
      *     {@link ReentrantReadWriteLock}'s write lock more than once; the thread is then not left
-     *     waiting and its holds are unchanged
+     *     waiting and its holds are unchanged. An error thrown by the {@code unlock} of the JDK's
+     *     locks or of this library's after it released the lock (failing to wake one of its
+     *     waiters) is thrown with the lock held again
      * @throws OutOfMemoryError (or any other error) if the wait cannot be set up or continued; the
      *     lock is held again and the thread is not left waiting, so a caller's {@code finally} can
      *     restore its state and release the lock. The lock is taken again with its own
@@ -190,6 +194,9 @@ public final class Cond {
         try {
             lock.unlock();
         } catch (RuntimeException | Error e) {
+            if (releasedBefore(e, holds)) {
+                relock();
+            }
             leaveWithoutWaiting(w);
             throw e;
         }
@@ -203,6 +210,24 @@ public final class Cond {
         }
         relock();
         return outcome;
+    }
+
+    /**
+     * Whether the lock's {@code unlock()}, which threw {@code thrown}, had released the lock before it threw. The
+     * JDK's locks say so themselves: held once ({@code holds}, read before the unlock) and no longer. Ours throw {@link IllegalMonitorStateException} before they release, on
+     * misuse, and an {@link Error} only after, from waking a waiter (on JDK 21 an {@code OutOfMemoryError} can
+     * escape the unpark of a virtual thread; so can it from the JDK's locks). Of any other lock it cannot be
+     * known: it is taken as still held, as a misused lock would be.
+     */
+    private boolean releasedBefore(Throwable thrown, int holds) {
+        if (lock instanceof ReentrantLock r) {
+            return holds == 1 && !r.isHeldByCurrentThread();
+        }
+        if (lock instanceof ReentrantReadWriteLock.WriteLock w) {
+            return holds == 1 && !w.isHeldByCurrentThread();
+        }
+        boolean ours = lock instanceof Mutex || lock instanceof SpinLock || lock instanceof RWMutex.View;
+        return ours && thrown instanceof Error;
     }
 
     /**

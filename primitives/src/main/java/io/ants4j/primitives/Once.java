@@ -361,7 +361,12 @@ public final class Once {
             outcome = thrown == null ? result : thrown;
             Object waiters = STATE.getAndSet(this, thrown == null ? RETURNED : THREW);
             for (Object w = waiters; w instanceof Waiter waiter; w = waiter.next) {
-                LockSupport.unpark(waiter.thread);
+                try {
+                    LockSupport.unpark(waiter.thread);
+                } catch (RuntimeException | Error e) {
+                    // Not rethrown: every call's outcome is the function's, and the waiters after this one are
+                    // still woken. (On JDK 21 an OutOfMemoryError can escape the unpark of a virtual thread.)
+                }
             }
             if (thrown != null) {
                 throw Once.<RuntimeException>sneakyThrow(thrown);

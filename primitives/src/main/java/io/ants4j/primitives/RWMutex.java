@@ -309,8 +309,11 @@ public final class RWMutex implements ReadWriteLock {
                 throw new IllegalMonitorStateException("unlock of unlocked RWMutex");
             }
         } while (!STATE.compareAndSet(this, s, s + (long) MAX_READERS * READER));
-        release(readerSem, count(s) + MAX_READERS);
-        writers.unlock();
+        try {
+            release(readerSem, count(s) + MAX_READERS);
+        } finally {
+            writers.unlock(); // also if waking a reader threw: the lock is free all the same
+        }
     }
 
     /**
@@ -389,8 +392,11 @@ public final class RWMutex implements ReadWriteLock {
             }
         }
         if (!reader) {
-            release(readerSem, heldBack);
-            writers.unlock();
+            try {
+                release(readerSem, heldBack);
+            } finally {
+                writers.unlock();
+            }
         }
         return false;
     }
@@ -450,7 +456,7 @@ public final class RWMutex implements ReadWriteLock {
     }
 
     /** The read view (Go's RLock/RUnlock) or the write view (Go's Lock/Unlock). */
-    private final class View implements Lock {
+    final class View implements Lock {
         private final boolean reader;
 
         View(boolean reader) {

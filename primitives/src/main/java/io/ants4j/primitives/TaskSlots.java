@@ -85,7 +85,9 @@ final class TaskSlots {
      * thread is interrupted; called without the lock. The interrupt status is read last: a waiter
      * interrupted before it returns (before it queued, too) leaves the queue, passing on a slot
      * handed to it meanwhile, and returns {@link WaitQueue#INTERRUPTED} whatever woke it; so
-     * does one whose park throws (e.g. no memory to park a virtual thread), which then rethrows.
+     * does one whose park throws (e.g. no memory to park a virtual thread), which then rethrows. If
+     * passing the slot on throws (waking its taker failed), that propagates with the interrupt status
+     * set again.
      *
      * @return {@link #SLOT} (the slot is the caller's), {@link #CANCELLED}, or
      *     {@link WaitQueue#INTERRUPTED} (the interrupt status cleared)
@@ -101,7 +103,12 @@ final class TaskSlots {
         // park returns a wake status it finds before it looks at the interrupt status: so that an
         // interrupt that came first (even before the waiter queued) wins, it is read once more.
         if (woken == WaitQueue.INTERRUPTED || Thread.interrupted()) {
-            leave(w);
+            try {
+                leave(w);
+            } catch (Throwable t) {
+                Thread.currentThread().interrupt(); // the slot went on, then waking its taker threw: keep the interrupt
+                throw t;
+            }
             return WaitQueue.INTERRUPTED;
         }
         return woken;

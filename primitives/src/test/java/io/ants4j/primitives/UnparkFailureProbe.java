@@ -11,7 +11,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * Run in a JVM of its own ({@link UnparkFailureReviewTest}), with {@code --add-opens java.base/java.lang}: a
+ * Run in a JVM of its own ({@link UnparkFailureTest}), with {@code --add-opens java.base/java.lang}: a
  * waiter runs on a virtual thread whose scheduler rejects its continuation once the test says so, so that
  * {@code LockSupport.unpark} of that thread throws {@link RejectedExecutionException}. That is the only way left
  * on JDK 25 to make an unpark throw; on JDK 21 an {@code OutOfMemoryError} escapes the unpark of a virtual

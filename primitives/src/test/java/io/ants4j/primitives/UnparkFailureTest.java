@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Timeout;
  * unpark fails is lost; the tests check what happens to everyone else.
  */
 @Timeout(120)
-class UnparkFailureReviewTest {
+class UnparkFailureTest {
 
     /**
      * RWMutex javadoc: "{@code tryLock()} takes a free lock ... it waits the few steps that takes." A write
