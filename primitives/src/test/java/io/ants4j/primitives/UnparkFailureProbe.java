@@ -53,6 +53,7 @@ final class UnparkFailureProbe {
                 case "rwmutex-writer-gives-up" -> rwMutexWriterGivesUp();
                 case "once-value" -> onceValue();
                 case "cond-over-mutex" -> condOverMutex();
+                case "cond-over-reentrant-lock" -> condOverReentrantLock();
                 case "taskgroup-interrupted-submitter" -> taskGroupInterruptedSubmitter();
                 default -> "FAIL: unknown probe " + args[0];
             };
@@ -270,13 +271,27 @@ final class UnparkFailureProbe {
 
     private static String condOverMutex() throws Exception {
         Mutex mutex = new Mutex();
+        return condOver(mutex, mutex::isLocked, () -> mutex.toString().endsWith("waiters=1]"));
+    }
+
+    private static String condOverReentrantLock() throws Exception {
+        java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+        return condOver(lock, lock::isHeldByCurrentThread, () -> lock.getQueueLength() == 1);
+    }
+
+    /**
+     * A Cond over {@code mutex}, whose unlock in await releases it and then fails to wake the virtual thread
+     * queued on it: await must throw with the lock held again ({@code heldHere}), and no other thread get it.
+     */
+    private static String condOver(java.util.concurrent.locks.Lock mutex, java.util.function.BooleanSupplier heldHere,
+            java.util.function.BooleanSupplier oneQueued) throws Exception {
         Cond cond = new Cond(mutex);
         RejectingScheduler scheduler = new RejectingScheduler();
         scheduler.error = true;
         mutex.lock();
         Thread lost = startVirtual(scheduler, mutex::lock);
-        if (!until(() -> parked(lost) && mutex.toString().endsWith("waiters=1]"))) {
-            return "FAIL: setup: the waiter did not queue on the mutex (" + mutex + ")";
+        if (!until(() -> parked(lost) && oneQueued.getAsBoolean())) {
+            return "FAIL: setup: the waiter did not queue on the lock (" + mutex + ")";
         }
         scheduler.reject = true;
         String outcome;
@@ -285,7 +300,7 @@ final class UnparkFailureProbe {
         } catch (Throwable t) {
             outcome = "threw " + t;
         }
-        boolean held = mutex.isLocked();
+        boolean held = heldHere.getAsBoolean();
         System.out.println("Cond.await: " + outcome + "; then " + mutex);
         // The caller now unlocks in its finally: if the await left the lock free, another thread may hold it by then.
         CountDownLatch otherHolds = new CountDownLatch(1);

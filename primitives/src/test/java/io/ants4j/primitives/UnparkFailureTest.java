@@ -77,6 +77,12 @@ class UnparkFailureTest {
         runProbe("cond-over-mutex");
     }
 
+    /** As {@link #condAwaitOverAMutexWhoseUnlockThrowsAfterReleasingHoldsTheLockAgain}, over a {@code ReentrantLock}. */
+    @Test
+    void condAwaitOverAReentrantLockWhoseUnlockThrowsAfterReleasingHoldsTheLockAgain() throws Exception {
+        runProbe("cond-over-reentrant-lock");
+    }
+
     private static void runProbe(String probe) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classPath = Path.of(Mutex.class.getProtectionDomain().getCodeSource().getLocation().toURI())
