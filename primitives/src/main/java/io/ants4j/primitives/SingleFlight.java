@@ -99,9 +99,12 @@ public final class SingleFlight<K, V> {
      * status set). The completion allocates nothing before the hand-over but what the map's remove
      * may (untreeifying a bin): a remove that throws still publishes and hands over (finally), and the
      * completed call left in the map is replaced by the next caller for its key. The hand-over
-     * catches what one unpark or future throws, hands over to all the others, then rethrows it. The
-     * result record of joined futures is made during the hand-over; if that fails, those futures are
-     * completed exceptionally with the error. The first run of each VarHandle call site in the JVM
+     * catches what one unpark or future throws, hands over to all the others, then rethrows it. Waking
+     * a platform thread allocates nothing, and a woken thread makes its own result or exception. A
+     * future needs a result record, made in the hand-over, or the failure's wrapper, made by
+     * CompletableFuture: on a heap the function exhausted, that may fail; the future is then completed
+     * exceptionally with the error if that can be done, else it stays incomplete, as the future of a
+     * CompletableFuture.supplyAsync whose completion fails does, and the completing thread throws. The first run of each VarHandle call site in the JVM
      * links it, which allocates; class initialization runs every one on a throwaway call
      * (linkStateChanges), so a completion on an exhausted heap finds them linked.
      *
