@@ -297,21 +297,14 @@ public final class SingleFlight<K, V> {
     }
 
     private Result<V> runHere(K key, Call<V> call, Callable<? extends V> fn) throws ExecutionException {
-        V value = null;
-        Throwable failure = null;
-        try {
-            value = fn.call();
-        } catch (Throwable t) {
-            failure = t;
-        }
-        boolean shared = complete(key, call, value, failure);
-        if (failure != null) {
-            if (failure instanceof InterruptedException) {
+        boolean shared = callAndComplete(key, call, fn);
+        if (call.failure != null) {
+            if (call.failure instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            throw new ExecutionException(failure);
+            throw new ExecutionException(call.failure);
         }
-        return new Result<>(value, shared);
+        return new Result<>(call.value, shared);
     }
 
     private CompletableFuture<Result<V>> start(K key, Call<V> call, Runnable task, Executor executor) {
@@ -326,6 +319,15 @@ public final class SingleFlight<K, V> {
 
     private void runAsync(K key, Call<V> call, Callable<? extends V> fn) {
         call.runner = Thread.currentThread();
+        callAndComplete(key, call, fn);
+    }
+
+    /**
+     * Calls {@code fn} and completes {@code call} with what it returned or threw.
+     *
+     * @return whether the outcome was given to a caller that joined
+     */
+    private boolean callAndComplete(K key, Call<V> call, Callable<? extends V> fn) {
         V value = null;
         Throwable failure = null;
         try {
@@ -333,7 +335,7 @@ public final class SingleFlight<K, V> {
         } catch (Throwable t) {
             failure = t;
         }
-        complete(key, call, value, failure);
+        return complete(key, call, value, failure);
     }
 
     /**

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ants4j.primitives.SingleFlight.Result;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -38,6 +39,26 @@ class SingleFlightTest {
             Object blocker = LockSupport.getBlocker(thread);
             return blocker != null && blocker.getClass().getName().startsWith(SingleFlight.class.getName());
         });
+    }
+
+    /** A caller running the function of a call for "key" in a thread of its own, held inside it until released. */
+    private record HeldCall(Threads.Task<Result<Object>> caller, CountDownLatch gate) {
+        void release() {
+            gate.countDown();
+        }
+    }
+
+    /** Starts a call for "key" whose function waits until released, then returns what {@code then} returns. */
+    private HeldCall heldCall(Callable<Object> then) throws InterruptedException {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Threads.Task<Result<Object>> caller = start(() -> flight.run("key", () -> {
+            running.countDown();
+            await(release);
+            return then.call();
+        }));
+        await(running);
+        return new HeldCall(caller, release);
     }
 
     private static void await(CountDownLatch latch) throws InterruptedException {
@@ -66,15 +87,10 @@ class SingleFlightTest {
     @Test
     void callersThatComeWhileTheCallRunsShareItsOneExecution() throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Threads.Task<Result<Object>> first = start(() -> flight.run("key", () -> {
+        HeldCall first = heldCall(() -> {
             calls.incrementAndGet();
-            running.countDown();
-            await(release);
             return "bar";
-        }));
-        await(running);
+        });
         List<Threads.Task<Result<Object>>> joiners = new ArrayList<>();
         for (int i = 0; i < 9; i++) {
             Threads.Task<Result<Object>> joiner = start(() -> flight.run("key", () -> {
@@ -84,8 +100,8 @@ class SingleFlightTest {
             untilJoined(joiner.thread());
             joiners.add(joiner);
         }
-        release.countDown();
-        assertEquals(new Result<>("bar", true), get(first));
+        first.release();
+        assertEquals(new Result<>("bar", true), get(first.caller()));
         for (Threads.Task<Result<Object>> joiner : joiners) {
             assertEquals(new Result<>("bar", true), get(joiner));
         }
@@ -129,21 +145,16 @@ class SingleFlightTest {
     @Test
     void anErrorOfTheFunctionReachesEveryCaller() throws Exception {
         AssertionError panic = new AssertionError("invalid memory address or nil pointer dereference");
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch running = new CountDownLatch(1);
-        List<Threads.Task<Result<Object>>> callers = new ArrayList<>();
-        callers.add(start(() -> flight.run("key", () -> {
-            running.countDown();
-            await(release);
+        HeldCall first = heldCall(() -> {
             throw panic;
-        })));
-        await(running);
+        });
+        List<Threads.Task<Result<Object>>> callers = new ArrayList<>(List.of(first.caller()));
         for (int i = 0; i < 4; i++) {
             Threads.Task<Result<Object>> joiner = start(() -> flight.run("key", () -> "not called"));
             untilJoined(joiner.thread());
             callers.add(joiner);
         }
-        release.countDown();
+        first.release();
         for (Threads.Task<Result<Object>> caller : callers) {
             Throwable thrown = failure(caller.result());
             assertInstanceOf(ExecutionException.class, thrown);
@@ -195,34 +206,22 @@ class SingleFlightTest {
     /** Go's TestPanicDoSharedByDoChan: a submit that joins a failing run gets the failure, its own fn never called. */
     @Test
     void aSubmitThatJoinsAFailingRunGetsItsFailure() throws Exception {
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
         IllegalStateException panic = new IllegalStateException("panicking in run");
-        Threads.Task<Result<Object>> runner = start(() -> flight.run("key", () -> {
-            running.countDown();
-            await(release);
+        HeldCall runner = heldCall(() -> {
             throw panic;
-        }));
-        await(running);
+        });
         CompletableFuture<Result<Object>> joined = flight.submit("key", () -> {
             throw new AssertionError("submit unexpectedly called its function");
         });
-        release.countDown();
+        runner.release();
         assertSame(panic, failure(joined));
-        assertSame(panic, failure(runner.result()).getCause());
+        assertSame(panic, failure(runner.caller().result()).getCause());
     }
 
     /** A caller given the outcome that calls again at once makes a new call: the key went first. */
     @Test
     void aCallMadeAfterACallerHasItsOutcomeIsANewCall() throws Exception {
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Threads.Task<Result<Object>> runner = start(() -> flight.run("key", () -> {
-            running.countDown();
-            await(release);
-            return "old";
-        }));
-        await(running);
+        HeldCall runner = heldCall(() -> "old");
         Threads.Task<Result<Object>> again = start(() -> {
             assertEquals(new Result<>("old", true), flight.run("key", () -> "not called"));
             return flight.run("key", () -> "new");
@@ -230,8 +229,8 @@ class SingleFlightTest {
         untilJoined(again.thread());
         CompletableFuture<Result<Object>> fromCallback = flight.submit("key", () -> "not called")
                 .thenCompose(old -> flight.submit("key", () -> "new from callback", Runnable::run));
-        release.countDown();
-        assertEquals(new Result<>("old", true), get(runner));
+        runner.release();
+        assertEquals(new Result<>("old", true), get(runner.caller()));
         assertEquals(new Result<>("new", false), get(again));
         assertEquals(new Result<>("new from callback", false), get(fromCallback));
     }
@@ -268,14 +267,7 @@ class SingleFlightTest {
     /** An interrupted waiter leaves; the call and the other waiters go on, and the value counts as given to it only if it took it. */
     @Test
     void anInterruptedWaiterLeavesAndTheOthersGoOn() throws Exception {
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Threads.Task<Result<Object>> runner = start(() -> flight.run("key", () -> {
-            running.countDown();
-            await(release);
-            return "value";
-        }));
-        await(running);
+        HeldCall runner = heldCall(() -> "value");
         Threads.Task<Boolean> interrupted = start(() -> {
             assertThrows(InterruptedException.class, () -> flight.run("key", () -> "not called"));
             return Thread.currentThread().isInterrupted();
@@ -285,30 +277,23 @@ class SingleFlightTest {
         untilJoined(other.thread());
         interrupted.thread().interrupt();
         assertFalse(get(interrupted), "InterruptedException clears the interrupt status");
-        assertNotDone(runner.result());
-        release.countDown();
-        assertEquals(new Result<>("value", true), get(runner));
+        assertNotDone(runner.caller().result());
+        runner.release();
+        assertEquals(new Result<>("value", true), get(runner.caller()));
         assertEquals(new Result<>("value", true), get(other));
     }
 
     @Test
     void aValueGivenOnlyToItsRunnerIsNotSharedThoughAWaiterLeft() throws Exception {
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Threads.Task<Result<Object>> runner = start(() -> flight.run("key", () -> {
-            running.countDown();
-            await(release);
-            return "value";
-        }));
-        await(running);
+        HeldCall runner = heldCall(() -> "value");
         Threads.Task<Object> leaver = start(() -> flight.run("key", () -> "not called"));
         untilJoined(leaver.thread());
         leaver.thread().interrupt();
         assertInstanceOf(InterruptedException.class, failure(leaver.result()));
         CompletableFuture<Result<Object>> cancelled = flight.submit("key", () -> "not called");
         assertTrue(cancelled.cancel(true));
-        release.countDown();
-        assertEquals(new Result<>("value", false), get(runner));
+        runner.release();
+        assertEquals(new Result<>("value", false), get(runner.caller()));
     }
 
     @Test
