@@ -178,6 +178,66 @@ class SingleFlightReviewTest {
         assertEquals(null, thrownByTask.get(), "the late task threw");
     }
 
+    /**
+     * "Every caller of a call is given the same outcome." The executor runs the call in the caller, then
+     * throws: the second completion overwrites the outcome after the first one handed it over. A waiter
+     * (a virtual thread, kept off a carrier until then by spinning virtual threads) that reads the outcome
+     * late is given the executor's throwable, while the starter's future holds the function's value.
+     */
+    @Test
+    void aWaiterThatReadsLateIsGivenTheSameOutcomeAsTheStarter() throws Exception {
+        CountDownLatch executing = new CountDownLatch(1);
+        CountDownLatch proceed = new CountDownLatch(1);
+        Executor runsThenThrows = task -> {
+            executing.countDown();
+            try {
+                proceed.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            task.run();
+            throw new RejectedExecutionException("after running the task");
+        };
+        Threads.Task<CompletableFuture<Result<Object>>> starter =
+                start(() -> flight.submit("key", () -> "value", runsThenThrows));
+        await(executing);
+        Threads.Task<Result<Object>> waiter = start(Thread.ofVirtual(), () -> flight.run("key", () -> "not called"));
+        untilJoined(waiter.thread());
+        int carriers = Runtime.getRuntime().availableProcessors();
+        CountDownLatch spinning = new CountDownLatch(carriers);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread[] spinners = new Thread[carriers];
+        try {
+            // every carrier taken: the waiter, once woken, reads the outcome only after the spinners stop
+            for (int i = 0; i < carriers; i++) {
+                spinners[i] = Thread.ofVirtual().start(() -> {
+                    spinning.countDown();
+                    while (!stop.get()) {
+                        Thread.onSpinWait();
+                    }
+                });
+            }
+            await(spinning);
+            proceed.countDown();
+            Threads.join(starter.thread());
+        } finally {
+            stop.set(true);
+            for (Thread s : spinners) {
+                if (s != null) {
+                    Threads.join(s);
+                }
+            }
+        }
+        Object given;
+        try {
+            given = waiter.result().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            given = e.getCause();
+        }
+        assertEquals(new Result<>("value", true), given,
+                "the waiter's outcome (the function returned \"value\"); submit gave " + starter.result());
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Passing checks of claims the unit tests do not cover.
     // ---------------------------------------------------------------------------------------------
