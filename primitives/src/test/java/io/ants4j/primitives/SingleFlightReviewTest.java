@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ants4j.primitives.SingleFlight.Result;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -236,6 +237,104 @@ class SingleFlightReviewTest {
         }
         assertEquals(new Result<>("value", true), given,
                 "the waiter's outcome (the function returned \"value\"); submit gave " + starter.result());
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // StackOverflowError. Class javadoc: "A call is in flight from the moment its caller registers the
+    // key ... until its function has returned or thrown. Then the key is removed". A run made with the
+    // stack nearly full, whose function returns: at some depth the function returns but the completion
+    // overflows. The README's "Failures" says an overflow inside a primitive's own code may leave its
+    // change in place (StackOverflowLimitTest, disabled); here the change is a key in flight for ever:
+    // every later caller of that key joins a call that never completes.
+    // ---------------------------------------------------------------------------------------------
+
+    private static final int DEPTHS = 300;
+    private static int depth;
+    private static int overflowed;
+    private static java.util.function.IntConsumer attemptAtDepth;
+
+    private static void descend() {
+        try {
+            descend();
+        } catch (StackOverflowError bottom) {
+            // the bottom, or a level below failed before it could attempt
+        }
+        if (depth < DEPTHS) {
+            int k = depth++;
+            try {
+                attemptAtDepth.accept(k);
+            } catch (StackOverflowError expected) {
+                overflowed++;
+            }
+        }
+    }
+
+    @Test
+    void aRunNearTheStackLimitLeavesNoKeyInFlightForEver() throws Exception {
+        SingleFlight<Integer, Object> deep = new SingleFlight<>();
+        for (int i = 0; i < 3; i++) {
+            deep.run(-1, () -> "warm-up");
+            get(deep.submit(-1, () -> "warm-up", Runnable::run));
+        }
+        synchronized (SingleFlightReviewTest.class) {
+            depth = 0;
+            overflowed = 0;
+            attemptAtDepth = k -> {
+                try {
+                    deep.run(k, () -> "value");
+                } catch (ExecutionException | InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            };
+            Thread t = new Thread(null, SingleFlightReviewTest::descend, "deep-caller", 512 * 1024);
+            t.setDaemon(true);
+            t.start();
+            Threads.join(t);
+        }
+        assertTrue(overflowed > 0, "no attempt overflowed: the test proves nothing");
+        java.util.List<Integer> stuck = new java.util.ArrayList<>();
+        for (int k = 0; k < DEPTHS; k++) {
+            CompletableFuture<Result<Object>> later = deep.submit(k, () -> "later", Runnable::run);
+            if (!later.isDone()) {
+                stuck.add(k);
+            }
+        }
+        assertEquals(java.util.List.of(), stuck, "keys whose later calls join a call that never completes; " + deep);
+    }
+
+    @Test
+    void aSubmitNearTheStackLimitLeavesNoKeyInFlightForEver() throws Exception {
+        SingleFlight<Integer, Object> deep = new SingleFlight<>();
+        for (int i = 0; i < 3; i++) {
+            deep.run(-1, () -> "warm-up");
+            get(deep.submit(-1, () -> "warm-up", Runnable::run));
+        }
+        AtomicInteger internalErrors = new AtomicInteger();
+        synchronized (SingleFlightReviewTest.class) {
+            depth = 0;
+            overflowed = 0;
+            attemptAtDepth = k -> {
+                try {
+                    deep.submit(k, () -> "value", Runnable::run);
+                } catch (ClassCastException e) {
+                    internalErrors.incrementAndGet();
+                }
+            };
+            Thread t = new Thread(null, SingleFlightReviewTest::descend, "deep-caller", 512 * 1024);
+            t.setDaemon(true);
+            t.start();
+            Threads.join(t);
+        }
+        assertTrue(overflowed > 0, "no attempt overflowed: the test proves nothing");
+        java.util.List<Integer> stuck = new java.util.ArrayList<>();
+        for (int k = 0; k < DEPTHS; k++) {
+            CompletableFuture<Result<Object>> later = deep.submit(k, () -> "later", Runnable::run);
+            if (!later.isDone()) {
+                stuck.add(k);
+            }
+        }
+        assertEquals(0, internalErrors.get(), "submits that threw ClassCastException");
+        assertEquals(java.util.List.of(), stuck, "keys whose later calls join a call that never completes; " + deep);
     }
 
     // ---------------------------------------------------------------------------------------------
