@@ -42,6 +42,11 @@ final class SingleFlightScenarios {
         CompletableFuture<Result<Object>> submitted;
         Probe.Helper waiter;
         volatile Object waiterGot;
+        /** The function's InterruptedException, made with memory to spare. */
+        final InterruptedException interrupt = new InterruptedException("the function's");
+        volatile boolean fnThrewInterrupt;
+        volatile boolean interruptedAfterRun;
+        CompletableFuture<Result<Object>> joined;
     }
 
     static List<Scenario<?>> all() {
@@ -59,6 +64,30 @@ final class SingleFlightScenarios {
                                     "the waiting thread got " + f.waiterGot);
                             check(f.submitted.isDone() || thrown != null,
                                     "the call returned but its future is not complete: " + f.submitted);
+                            flightWorks(f);
+                        }),
+                // run's javadoc: "if the function throws InterruptedException, run sets the caller's interrupt
+                // status again and throws the ExecutionException, so the interrupt is not lost"; a future
+                // joined the call, so the hand-over allocates (the future's failure record)
+                Scenario.of("SingleFlight.run (a function that throws InterruptedException, a joined future)",
+                        FlightState::new, f -> {
+                            try {
+                                f.flight.run(KEY, () -> {
+                                    f.joined = f.flight.submit(KEY, f.fn, PLATFORM_THREAD_PER_CALL);
+                                    f.fnThrewInterrupt = true;
+                                    throw f.interrupt;
+                                });
+                            } catch (ExecutionException e) {
+                                if (e.getCause() != f.interrupt) {
+                                    throw e;
+                                }
+                            } finally {
+                                f.interruptedAfterRun = Thread.interrupted();
+                            }
+                        }, (f, thrown) -> {
+                            check(!f.fnThrewInterrupt || f.interruptedAfterRun,
+                                    "the function threw InterruptedException; run threw " + thrown
+                                            + " and the caller's interrupt status is lost");
                             flightWorks(f);
                         }),
                 Scenario.of("SingleFlight.submit", FlightState::new,
