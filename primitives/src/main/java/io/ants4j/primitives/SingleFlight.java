@@ -43,15 +43,16 @@ import java.util.concurrent.locks.LockSupport;
  * in flight goes on for those who joined it.
  *
  * <p><b>Outcomes.</b> Every caller of a call is given the same outcome: a {@link Result} holding the
- * function's value ({@code null} is a value) and whether the value was given to more than one caller;
- * or, if the function threw, an {@link ExecutionException} whose cause is what it threw, an
+ * function's value ({@code null} is a value) and whether it was shared: whether, when the call
+ * completed, more than one of its callers was waiting for it (the one that ran the function in
+ * {@code run} always is; a caller that stopped waiting before, interrupted or its future cancelled or
+ * completed, is not); or, if the function threw, an {@link ExecutionException} whose cause is what it threw, an
  * {@code Error} too, in every caller, the one that ran the function included (Go re-panics in every
  * caller).
  *
  * <p><b>Interrupts.</b> A caller waiting for a call that another caller started stops waiting when
  * interrupted and throws {@link InterruptedException}; the call and its other callers go on
- * undisturbed, and the value counts as given to it only if it took it. If the outcome reached it
- * before the interrupt took effect, it returns the outcome with its interrupt status set. The caller
+ * undisturbed. If the outcome reached it before the interrupt took effect, it returns the outcome with its interrupt status set. The caller
  * that runs the function waits for nothing: its interrupt is the function's to handle, as in any
  * method; if the function throws {@link InterruptedException}, {@code run} sets the caller's interrupt
  * status again and throws the {@code ExecutionException}, so the interrupt is not lost. Cancelling a
@@ -87,11 +88,20 @@ public final class SingleFlight<K, V> {
      * read only after it, by the callers it hands the outcome to, so plain fields are enough.
      *
      * Order of a completion: remove the key (remove(key, call): a forget() and a newer call for the
-     * key are left alone), publish, then hand over: first unpark the waiting threads, then complete
-     * the futures (whose dependent actions may run in the completing thread, so they go last). A
-     * waiting thread's Node is claimed by a CAS of its target, the thread, to null: by the completion
-     * (the outcome is given to it; it counts for "shared") or by the thread itself when it leaves on an
-     * interrupt (it does not count). A future that was cancelled takes no value and does not count.
+     * key are left alone), publish, then hand over in three steps. First count the callers still
+     * waiting: a waiting thread's Node is CLAIMED by a CAS from WAITING, which the thread itself races
+     * when it leaves on an interrupt (WAITING to LEFT), so it either leaves and does not count, or
+     * counts and can no longer leave; a future counts if it is not done (one cancelled at that very
+     * moment is counted all the same); the owner, the caller of run, always. From the count, "shared"
+     * and the one Result record every caller is given. Then set each claimed Node GIVEN and unpark its
+     * thread (a thread woken early sees CLAIMED and parks again), then complete the futures, last
+     * because their dependent actions may run in the completing thread.
+     *
+     * A submitted call's stage says who started it: its task (PENDING to STARTED) before it calls the
+     * function, or submit, when the executor threw (PENDING to REFUSED), which fails the call. An
+     * executor may throw after it ran or kept the task (ThreadPoolExecutor throws with the task queued
+     * when it cannot add a worker): then whichever came first decides, and a task run after the
+     * refusal does nothing.
      *
      * Failures. Every allocation of a caller comes before the state it changes: the Call, the Node and
      * the submit task before the key is registered or the stack pushed; the InterruptedException of
@@ -99,24 +109,37 @@ public final class SingleFlight<K, V> {
      * status set). The completion allocates nothing before the hand-over but what the map's remove
      * may (untreeifying a bin): a remove that throws still publishes and hands over (finally), and the
      * completed call left in the map is replaced by the next caller for its key. The hand-over
-     * catches what one unpark or future throws, hands over to all the others, then rethrows it. Waking
-     * a platform thread allocates nothing, and a woken thread makes its own result or exception. A
-     * future needs a result record, made in the hand-over, or the failure's wrapper, made by
-     * CompletableFuture: on a heap the function exhausted, that may fail; the future is then completed
-     * exceptionally with the error if that can be done, else it stays incomplete, as the future of a
-     * CompletableFuture.supplyAsync whose completion fails does, and the completing thread throws. The first run of each VarHandle call site in the JVM
-     * links it, which allocates; class initialization runs every one on a throwaway call
+     * catches what one step throws, hands over to all the others, then rethrows it. It allocates one
+     * Result; if that fails, a woken thread makes its own (or its ExecutionException), and the futures
+     * are failed with the error. Waking a platform thread allocates nothing; completing a future may
+     * (the failure's wrapper, made by CompletableFuture): if it fails, the future is failed with that
+     * error if that can be done, else it stays incomplete, as the future of a
+     * CompletableFuture.supplyAsync whose completion fails does; the completing thread throws. The
+     * first run of each VarHandle call site in the JVM links it, which allocates; class
+     * initialization runs every one, and the futures' completions, on throwaway calls
      * (linkStateChanges), so a completion on an exhausted heap finds them linked.
      *
-     * Interrupted waiters leave their Node on the stack (its target cleared) until the completion:
-     * a call that runs long under many interrupted waiters holds one small Node for each.
+     * Interrupted waiters leave their Node on the stack (LEFT) until the completion: a call that
+     * runs long under many interrupted waiters holds one small Node for each.
      */
 
     /** The word of a completed call. */
     private static final Object COMPLETED = new Object();
 
+    /** Stages of a submitted call. */
+    private static final int PENDING = 0;
+    private static final int STARTED = 1;
+    private static final int REFUSED = 2;
+
+    /** States of a waiting thread's node. */
+    private static final int WAITING = 0;
+    private static final int LEFT = 1;
+    private static final int CLAIMED = 2;
+    private static final int GIVEN = 3;
+
     private static final VarHandle WAITERS;
-    private static final VarHandle TARGET;
+    private static final VarHandle STAGE;
+    private static final VarHandle STATE;
 
     private static final ThreadFactory VIRTUAL_THREADS =
             Thread.ofVirtual().name("ants4j-singleflight-", 0).factory();
@@ -126,7 +149,8 @@ public final class SingleFlight<K, V> {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             WAITERS = lookup.findVarHandle(Call.class, "waiters", Object.class);
-            TARGET = lookup.findVarHandle(Node.class, "target", Object.class);
+            STAGE = lookup.findVarHandle(Call.class, "stage", int.class);
+            STATE = lookup.findVarHandle(Node.class, "state", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -139,27 +163,39 @@ public final class SingleFlight<K, V> {
      * completion must not fail for that on a heap its function exhausted.
      */
     private static void linkStateChanges() {
-        Thread self = Thread.currentThread();
-        Call<Object> call = new Call<>(null, null);
-        Node taken = new Node(self);
-        call.join(taken);
-        call.isCompleted();
-        call.publish();
-        taken.take(self);
-        call.join(new Node(self));
-        try {
-            call.awaitOutcome(taken);
-        } catch (ExecutionException | InterruptedException e) {
-            throw new AssertionError(e);
+        Thread unstarted = new Thread(() -> { }); // unparking a thread not started does nothing
+        for (boolean fails : new boolean[] {false, true}) {
+            Call<Object> call = new Call<>(null, new CompletableFuture<>());
+            call.claim(STARTED);
+            Node left = new Node(unstarted);
+            call.join(left);
+            left.move(WAITING, LEFT);
+            Node given = new Node(unstarted);
+            call.join(given);
+            call.join(new Node(new CompletableFuture<Result<Object>>()));
+            call.isCompleted();
+            call.failure = fails ? new IllegalStateException("linking") : null;
+            call.handOver(call.publish());
+            call.join(new Node(unstarted));
+            try {
+                call.awaitOutcome(given);
+            } catch (ExecutionException e) {
+                if (!fails) {
+                    throw new AssertionError(e);
+                }
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
         }
     }
 
     /**
      * The outcome of a call that returned: its value, and whether it was given to more than one
-     * caller (Go's {@code shared}).
+     * caller (Go's {@code shared}). Every caller of the call is given the same record.
      *
      * @param value what the call's function returned; may be {@code null}
-     * @param shared {@code true} if the value was given to more than one caller of the call
+     * @param shared {@code true} if, when the call completed, more than one of its callers was
+     *     waiting for it (see the class description)
      * @param <V> the type of the value
      */
     public record Result<V>(V value, boolean shared) {
@@ -236,9 +272,11 @@ public final class SingleFlight<K, V> {
      * joins that call, and {@code executor} is not used. The key is registered, or the call in flight
      * joined, before this method returns. The future is as {@link #submit(Object, Callable)}'s.
      *
-     * <p>If {@code executor} throws instead of accepting the call, the call completes with that
-     * throwable as its failure (a caller that joined it meanwhile is given it, as the cause of an
-     * {@code ExecutionException}), its key is removed, and this method throws it.
+     * <p>If {@code executor} throws, this method throws it, and the call completes with that throwable
+     * as its failure (a caller that joined it meanwhile is given it, as the cause of an
+     * {@code ExecutionException}) and its key is removed; unless the executor had already started the
+     * call's task, whose outcome then stands. A task the executor kept and runs after it threw does
+     * nothing.
      *
      * @param key the key; calls for equal keys are collapsed
      * @param fn computes the value; called only if no call for {@code key} is in flight
@@ -246,7 +284,7 @@ public final class SingleFlight<K, V> {
      *     flight for ever)
      * @return a future of the call's outcome
      * @throws RejectedExecutionException if {@code executor} refused the call (or whatever else it
-     *     threw)
+     *     threw, as it is)
      * @throws NullPointerException if {@code key}, {@code fn} or {@code executor} is null
      */
     public CompletableFuture<Result<V>> submit(K key, Callable<? extends V> fn, Executor executor) {
@@ -297,54 +335,59 @@ public final class SingleFlight<K, V> {
     }
 
     private Result<V> runHere(K key, Call<V> call, Callable<? extends V> fn) throws ExecutionException {
-        boolean shared = callAndComplete(key, call, fn);
-        if (call.failure != null) {
-            if (call.failure instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            throw new ExecutionException(call.failure);
-        }
-        return new Result<>(call.value, shared);
+        callAndComplete(key, call, fn);
+        return call.outcome();
     }
 
     private CompletableFuture<Result<V>> start(K key, Call<V> call, Runnable task, Executor executor) {
         try {
             executor.execute(task);
-        } catch (Throwable t) {
-            complete(key, call, null, t);
-            throw t;
+        } catch (Throwable refusal) {
+            // The executor may have run or kept the task before it threw: the call is failed only if
+            // the task has not started it, and a task run later then does nothing.
+            if (call.claim(REFUSED)) {
+                try {
+                    complete(key, call, null, refusal);
+                } catch (Throwable handOverFailure) {
+                    addSuppressedQuietly(refusal, handOverFailure);
+                }
+            }
+            throw refusal;
         }
         return call.owner;
     }
 
     private void runAsync(K key, Call<V> call, Callable<? extends V> fn) {
-        call.runner = Thread.currentThread();
-        callAndComplete(key, call, fn);
+        if (call.claim(STARTED)) {
+            call.runner = Thread.currentThread();
+            callAndComplete(key, call, fn);
+        }
     }
 
     /**
-     * Calls {@code fn} and completes {@code call} with what it returned or threw.
-     *
-     * @return whether the outcome was given to a caller that joined
+     * Calls {@code fn} and completes {@code call} with what it returned or threw. An
+     * {@link InterruptedException} of {@code fn} sets the calling thread's interrupt status again first,
+     * so that the interrupt is not lost whatever the completion throws.
      */
-    private boolean callAndComplete(K key, Call<V> call, Callable<? extends V> fn) {
+    private void callAndComplete(K key, Call<V> call, Callable<? extends V> fn) {
         V value = null;
         Throwable failure = null;
         try {
             value = fn.call();
         } catch (Throwable t) {
             failure = t;
+            if (t instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
         }
-        return complete(key, call, value, failure);
+        complete(key, call, value, failure);
     }
 
     /**
      * Completes {@code call}: removes its key, publishes its outcome and hands it to every caller that
      * joined it, and to the future of the {@code submit} that started it.
-     *
-     * @return whether the outcome was given to a caller that joined (the call's value is shared)
      */
-    private boolean complete(K key, Call<V> call, V value, Throwable failure) {
+    private void complete(K key, Call<V> call, V value, Throwable failure) {
         call.value = value;
         call.failure = failure;
         try {
@@ -352,7 +395,14 @@ public final class SingleFlight<K, V> {
         } finally {
             call.handOver(call.publish());
         }
-        return call.shared;
+    }
+
+    private static void addSuppressedQuietly(Throwable to, Throwable suppressed) {
+        try {
+            to.addSuppressed(suppressed);
+        } catch (Throwable ignored) {
+            // no memory for it: the first throwable is what the caller is given
+        }
     }
 
     /** A call in flight or completed; see the implementation notes. */
@@ -364,12 +414,16 @@ public final class SingleFlight<K, V> {
         /** The outcome: written before publish(), read after it. */
         V value;
         Throwable failure;
-        /** Whether the outcome was given to a caller that joined: written and read by the completion. */
+        /** Whether, at the completion, more than one caller waited for the outcome; and its record. */
         boolean shared;
+        Result<V> result;
 
         /** null, a stack of Nodes, or COMPLETED. */
         @SuppressWarnings("unused") // accessed through WAITERS
         volatile Object waiters;
+        /** A submitted call: PENDING until its task starts it (STARTED) or its executor refuses it (REFUSED). */
+        @SuppressWarnings("unused") // accessed through STAGE
+        volatile int stage;
 
         Call(Thread runner, CompletableFuture<Result<V>> owner) {
             this.runner = runner;
@@ -378,6 +432,11 @@ public final class SingleFlight<K, V> {
 
         boolean isCompleted() {
             return WAITERS.getAcquire(this) == COMPLETED;
+        }
+
+        /** Moves a submitted call from PENDING to {@code next}; returns whether this caller did. */
+        boolean claim(int next) {
+            return STAGE.compareAndSet(this, PENDING, next);
         }
 
         /** Pushes {@code node} unless the call is completed; returns whether it did. */
@@ -399,14 +458,31 @@ public final class SingleFlight<K, V> {
         }
 
         /**
-         * Hands the published outcome to the joined callers on {@code joined}, then to the owner's
-         * future. What one hand-over throws is rethrown once all the others are made.
+         * Hands the published outcome to the callers on {@code joined} and to the owner's future: counts
+         * those still waiting (the waiting threads claimed, so that they can no longer leave), makes the
+         * result, then wakes the threads and completes the futures. What one step throws is rethrown once
+         * all the others are made.
          */
         void handOver(Node joined) {
-            Throwable thrown = null;
+            int waiting = owner == null || !owner.isDone() ? 1 : 0;
             for (Node node = joined; node != null; node = node.next) {
-                if (node.target instanceof Thread thread && node.take(thread)) {
-                    shared = true;
+                if (node.waiter instanceof Thread ? node.move(WAITING, CLAIMED)
+                        : !((CompletableFuture<?>) node.waiter).isDone()) {
+                    waiting++;
+                }
+            }
+            shared = waiting > 1;
+            Throwable thrown = null;
+            if (failure == null) {
+                try {
+                    result = new Result<>(value, shared);
+                } catch (Throwable t) {
+                    thrown = t; // the waiting threads make their own; the futures are failed with it
+                }
+            }
+            for (Node node = joined; node != null; node = node.next) {
+                if (node.waiter instanceof Thread thread && node.state == CLAIMED) {
+                    node.state = GIVEN;
                     try {
                         LockSupport.unpark(thread);
                     } catch (Throwable t) {
@@ -414,37 +490,13 @@ public final class SingleFlight<K, V> {
                     }
                 }
             }
-            Result<V> joinedResult = null;
             for (Node node = joined; node != null; node = node.next) {
-                if (node.target instanceof CompletableFuture<?> future) {
-                    @SuppressWarnings("unchecked")
-                    CompletableFuture<Result<V>> joiner = (CompletableFuture<Result<V>>) future;
-                    try {
-                        if (failure != null) {
-                            joiner.completeExceptionally(failure);
-                        } else {
-                            if (joinedResult == null) {
-                                joinedResult = new Result<>(value, true);
-                            }
-                            shared |= joiner.complete(joinedResult);
-                        }
-                    } catch (Throwable t) {
-                        thrown = thrown == null ? t : thrown;
-                        failQuietly(joiner, t);
-                    }
+                if (node.waiter instanceof CompletableFuture<?> future) {
+                    thrown = completeQuietly(future, thrown);
                 }
             }
             if (owner != null) {
-                try {
-                    if (failure != null) {
-                        owner.completeExceptionally(failure);
-                    } else {
-                        owner.complete(new Result<>(value, shared));
-                    }
-                } catch (Throwable t) {
-                    thrown = thrown == null ? t : thrown;
-                    failQuietly(owner, t);
-                }
+                thrown = completeQuietly(owner, thrown);
             }
             if (thrown instanceof RuntimeException e) {
                 throw e;
@@ -455,56 +507,78 @@ public final class SingleFlight<K, V> {
         }
 
         /**
-         * Completes {@code future} with {@code failure}, a failure of its hand-over, if it can: on a heap
-         * that could not hold the result, this too may fail, and the hand-over goes on to the others.
+         * Completes {@code future} with the outcome (with {@code thrown}, the hand-over's first failure, if
+         * the result could not be made); returns the hand-over's first failure. Completing may fail on a heap
+         * the function exhausted; the future is then failed with that if it can be.
          */
-        private static void failQuietly(CompletableFuture<?> future, Throwable failure) {
+        private Throwable completeQuietly(CompletableFuture<?> future, Throwable thrown) {
+            @SuppressWarnings("unchecked")
+            CompletableFuture<Result<V>> taker = (CompletableFuture<Result<V>>) future;
             try {
-                future.completeExceptionally(failure);
-            } catch (Throwable ignored) {
-                // the failure of the hand-over is rethrown by handOver
+                if (failure != null) {
+                    taker.completeExceptionally(failure);
+                } else if (result != null) {
+                    taker.complete(result);
+                } else {
+                    taker.completeExceptionally(thrown);
+                }
+                return thrown;
+            } catch (Throwable t) {
+                try {
+                    taker.completeExceptionally(t);
+                } catch (Throwable ignored) {
+                    // the first failure of the hand-over is rethrown by handOver
+                }
+                return thrown == null ? t : thrown;
             }
         }
 
         /**
-         * Waits until the completion claims {@code node}, then returns the outcome; leaves on an
-         * interrupt unless the outcome came first.
+         * The outcome, for a caller given it: the result, or {@link ExecutionException} with the
+         * function's throwable.
+         */
+        Result<V> outcome() throws ExecutionException {
+            if (failure != null) {
+                throw new ExecutionException(failure);
+            }
+            return result != null ? result : new Result<>(value, shared);
+        }
+
+        /**
+         * Waits until the completion gives {@code node} the outcome, then returns it; leaves on an
+         * interrupt unless the completion claimed it first.
          */
         Result<V> awaitOutcome(Node node) throws ExecutionException, InterruptedException {
             Thread self = Thread.currentThread();
-            while (TARGET.getVolatile(node) != null) {
-                if (self.isInterrupted() && node.take(self)) {
+            for (int state; (state = node.state) != GIVEN; ) {
+                if (state == WAITING && self.isInterrupted() && node.move(WAITING, LEFT)) {
                     InterruptedException interrupted = new InterruptedException();
                     Thread.interrupted();
                     throw interrupted;
                 }
                 LockSupport.park(this);
             }
-            if (failure != null) {
-                throw new ExecutionException(failure);
-            }
-            return new Result<>(value, true);
+            return outcome();
         }
     }
 
     /** A caller that joined a call: a waiting thread, or the future of a submit. */
     private static final class Node {
-        /** The waiting thread until the completion or the thread itself claims it (then null); or a future. */
-        @SuppressWarnings("unused") // accessed through TARGET
-        volatile Object target;
+        /** The waiting thread, or the future of a submit. */
+        final Object waiter;
+        /** Of a waiting thread: WAITING, then LEFT, or CLAIMED and GIVEN (see the implementation notes). */
+        @SuppressWarnings("unused") // accessed through STATE
+        volatile int state;
         /** The node pushed before; written before the push, read after the publish. */
         Node next;
 
-        Node(Object target) {
-            this.target = target;
+        Node(Object waiter) {
+            this.waiter = waiter;
         }
 
-        /**
-         * Takes the node of the waiting {@code thread}: the completion, to give it the outcome, or the
-         * thread itself, to leave. Returns whether this caller took it first.
-         */
-        boolean take(Thread thread) {
-            return TARGET.compareAndSet(this, thread, null);
+        /** Moves the node's state from {@code from} to {@code to}; returns whether this caller did. */
+        boolean move(int from, int to) {
+            return STATE.compareAndSet(this, from, to);
         }
     }
 }

@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
-/** Adversarial review of {@link SingleFlight}: each test states the contract it holds the class to. */
-class SingleFlightReviewTest {
+/** SingleFlight under failures and races its unit tests leave out: cancelled takers, throwing executors, the stack limit, interrupts through a failing completion. */
+class SingleFlightFailurePathsTest {
     private final SingleFlight<String, Object> flight = new SingleFlight<>();
 
     private static void untilJoined(Thread thread) {
@@ -314,7 +314,7 @@ class SingleFlightReviewTest {
             deep.run(-1, () -> "warm-up");
             get(deep.submit(-1, () -> "warm-up", Runnable::run));
         }
-        synchronized (SingleFlightReviewTest.class) {
+        synchronized (SingleFlightFailurePathsTest.class) {
             depth = 0;
             overflowed = 0;
             attemptAtDepth = k -> {
@@ -324,7 +324,7 @@ class SingleFlightReviewTest {
                     throw new AssertionError(e);
                 }
             };
-            Thread t = new Thread(null, SingleFlightReviewTest::descend, "deep-caller", 512 * 1024);
+            Thread t = new Thread(null, SingleFlightFailurePathsTest::descend, "deep-caller", 512 * 1024);
             t.setDaemon(true);
             t.start();
             Threads.join(t);
@@ -348,7 +348,7 @@ class SingleFlightReviewTest {
             get(deep.submit(-1, () -> "warm-up", Runnable::run));
         }
         AtomicInteger internalErrors = new AtomicInteger();
-        synchronized (SingleFlightReviewTest.class) {
+        synchronized (SingleFlightFailurePathsTest.class) {
             depth = 0;
             overflowed = 0;
             attemptAtDepth = k -> {
@@ -358,7 +358,7 @@ class SingleFlightReviewTest {
                     internalErrors.incrementAndGet();
                 }
             };
-            Thread t = new Thread(null, SingleFlightReviewTest::descend, "deep-caller", 512 * 1024);
+            Thread t = new Thread(null, SingleFlightFailurePathsTest::descend, "deep-caller", 512 * 1024);
             t.setDaemon(true);
             t.start();
             Threads.join(t);
