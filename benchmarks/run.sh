@@ -7,7 +7,7 @@
 #   benchmarks/run.sh --full       every benchmark, 3 forks, 1M tasks 3 runs per case: about 85 minutes here
 #   benchmarks/run.sh --smoke      everything with the shortest settings: proves it runs, about 3 minutes (numbers mean nothing)
 #
-# Other options: --only locks,vlocks,rwlocks,waitgroup,forkjoin,once,cond,semaphore,taskgroup,pool,parallel,million (parts of the plan),
+# Other options: --only locks,vlocks,rwlocks,waitgroup,forkjoin,once,cond,semaphore,taskgroup,singleflight,pool,parallel,million (parts of the plan),
 # --no-build (reuse benchmarks/target/benchmarks.jar), --publish (copy the report to docs/ afterwards).
 # No JAVA_HOME needed: the build picks a JDK 21+ through Maven toolchains and records its java
 # launcher in benchmarks/target/java (.mvn/JdkFacts.java), and the benchmarks run on that JDK.

@@ -40,7 +40,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  *
  * <pre>
  * java -cp benchmarks.jar io.ants4j.benchmarks.Suite [--full | --smoke] [--out target/report]
- *     [--only locks,vlocks,rwlocks,waitgroup,forkjoin,once,cond,semaphore,taskgroup,pool,parallel,million] [--command TEXT]
+ *     [--only locks,vlocks,rwlocks,waitgroup,forkjoin,once,cond,semaphore,taskgroup,singleflight,pool,parallel,million] [--command TEXT]
  * </pre>
  * <ul>
  *   <li>default (headline, a few minutes): locks with the incrementing critical section at 1, 2, 4, 8
@@ -92,6 +92,8 @@ public final class Suite {
             steps.add(new Step("semaphore", "WeightedSemaphore", b + "sync\\.WeightedSemaphoreBenchmark\\.", T1248,
                     Map.of(), false, 3));
             steps.add(new Step("taskgroup", "TaskGroup fan-out", b + "sync\\.TaskGroupBenchmark\\.", null,
+                    Map.of(), false, 3));
+            steps.add(new Step("singleflight", "SingleFlight", b + "sync\\.SingleFlightBenchmark\\.", null,
                     Map.of(), false, 3));
         }
         steps.add(new Step("pool", "Pool, 100,000 trivial tasks", b + "pool\\.(PoolTrivial|ExecutorTrivial)Benchmark\\.",

@@ -15,7 +15,11 @@ import java.util.List;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
@@ -30,6 +34,45 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ExamplesTest {
+
+    @Test
+    void cacheLoaderAsksTheBackendOnceForConcurrentMissesAndKeepsNoFailure() throws Exception {
+        AtomicInteger queries = new AtomicInteger();
+        CountDownLatch release = new CountDownLatch(1);
+        CacheLoader<String, String> users = new CacheLoader<>(id -> {
+            queries.incrementAndGet();
+            try {
+                assertTrue(release.await(20, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            return "user " + id;
+        });
+        List<Future<String>> requests = new ArrayList<>();
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 100; i++) {
+                requests.add(threads.submit(() -> users.get("42")));
+            }
+            release.countDown();
+        }
+        for (Future<String> request : requests) {
+            assertEquals("user 42", request.get());
+        }
+        assertEquals(1, queries.get());
+
+        IllegalStateException down = new IllegalStateException("database down");
+        AtomicInteger attempts = new AtomicInteger();
+        CacheLoader<String, String> flaky = new CacheLoader<>(id -> {
+            if (attempts.incrementAndGet() == 1) {
+                throw down;
+            }
+            return "user " + id;
+        });
+        assertSame(down, assertThrows(ExecutionException.class, () -> flaky.get("7")).getCause());
+        assertEquals("user 7", flaky.get("7"));
+        assertEquals("user 7", flaky.get("7"));
+        assertEquals(2, attempts.get());
+    }
 
     @Test
     void crawlerFinishesEveryPageOnceAndNeverRunsMoreThanItsWorkers() throws InterruptedException {

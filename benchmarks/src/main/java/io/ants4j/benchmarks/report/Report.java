@@ -52,7 +52,7 @@ public final class Report {
     }
 
     static final Set<String> OURS = Set.of("spinLock", "mutex", "rwMutex", "waitGroup", "once", "onceFunc", "onceValue",
-            "condReentrantLock", "condSpinLock", "weightedSemaphore", "taskGroup", "pool", "poolWithFunc", "multiPool");
+            "condReentrantLock", "condSpinLock", "weightedSemaphore", "taskGroup", "singleFlight", "pool", "poolWithFunc", "multiPool");
     /** Neither ours nor a JDK peer: the code we started from. */
     static final Set<String> REFERENCE = Set.of("antsPlainSpinLock");
 
@@ -75,6 +75,8 @@ public final class Report {
             {"semaphoreNonFair", "Semaphore, non-fair"},
             {"taskGroup", "TaskGroup (ours)"}, {"invokeAll", "invokeAll + Semaphore"},
             {"allOf", "CompletableFuture.allOf + Semaphore"},
+            {"singleFlight", "SingleFlight (ours)"}, {"chmFutures", "ConcurrentHashMap of CompletableFutures"},
+            {"chmPutRemove", "ConcurrentHashMap put + remove"},
             {"pool", "Pool (ours)"}, {"poolWithFunc", "PoolWithFunc (ours)"}, {"multiPool", "MultiPool (ours)"},
             {"threadPoolExecutor", "ThreadPoolExecutor(2)"}, {"forkJoinCommonPool", "ForkJoinPool.commonPool()"},
             {"virtualThreadPerTask", "virtual thread per task"},
@@ -120,6 +122,9 @@ public final class Report {
             new Spec("taskgroup", "TaskGroup: fan-out of small tasks, at most 8 at once, each in a virtual thread",
                     "µs per fan-out and wait for all results (lower is better), by number of tasks. In parentheses: times faster than the JDK peer.",
                     List.of("TaskGroupBenchmark"), "tasks", List.of("invokeAll", "allOf"), false),
+            new Spec("singleflight", "SingleFlight: calls for one key (8 threads, a 1 µs call) and for a key of one's own (1 thread)",
+                    "ns per call (lower is better). In parentheses: times faster than the peer (the hand-rolled map of futures; put + remove is the floor of the uncontended case).",
+                    List.of("SingleFlightBenchmark"), "threads", List.of("chmFutures", "chmPutRemove"), false),
             new Spec("pool-trivial", "Pool: 100,000 no-op tasks from one submitter",
                     "ns per task (lower is better); B/task with `-prof gc`. In parentheses: times faster than the JDK peer.",
                     List.of("PoolTrivialBenchmark", "ExecutorTrivialBenchmark"), "threads",

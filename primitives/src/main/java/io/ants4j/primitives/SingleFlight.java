@@ -1,0 +1,584 @@
+package io.ants4j.primitives;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Collapses concurrent calls for one key into one call: the port of Go's
+ * {@code golang.org/x/sync/singleflight.Group}.
+ *
+ * <pre>{@code
+ * private final SingleFlight<String, User> loads = new SingleFlight<>();
+ *
+ * User user(String id) throws ExecutionException, InterruptedException {
+ *     User cached = cache.get(id);
+ *     if (cached != null) {
+ *         return cached;
+ *     }
+ *     return loads.run(id, () -> {          // a thousand misses of one id make one database call
+ *         User loaded = database.load(id);
+ *         cache.put(id, loaded);
+ *         return loaded;
+ *     }).value();
+ * }
+ * }</pre>
+ *
+ * <p><b>Calls.</b> {@link #run} (Go's {@code Do}) and {@link #submit} (Go's {@code DoChan}) start a
+ * call for their key unless one is in flight for an equal key ({@code equals} and {@code hashCode});
+ * then they <i>join</i> it: their own function is not called, and they are given the outcome of the
+ * call in flight. A call is in flight from the moment its caller registers the key (before
+ * {@code run} calls the function, before {@code submit} returns) until its function has returned or
+ * thrown. Then the key is removed, <em>before</em> any caller is given the outcome: a call made after a
+ * caller has its outcome is a new call, and a {@code SingleFlight} keeps nothing, neither values nor
+ * failures. {@link #forget} removes a key early: later calls for it start a new call, while the one
+ * in flight goes on for those who joined it.
+ *
+ * <p><b>Outcomes.</b> Every caller of a call is given the same outcome: a {@link Result} holding the
+ * function's value ({@code null} is a value) and whether it was shared: whether, when the call
+ * completed, more than one of its callers was waiting for it (the one that ran the function in
+ * {@code run} always is; a caller that stopped waiting before, interrupted or its future cancelled or
+ * completed, is not); or, if the function threw, an {@link ExecutionException} whose cause is what it threw, an
+ * {@code Error} too, in every caller, the one that ran the function included (Go re-panics in every
+ * caller).
+ *
+ * <p><b>Interrupts.</b> A caller waiting for a call that another caller started stops waiting when
+ * interrupted and throws {@link InterruptedException}; the call and its other callers go on
+ * undisturbed. If the outcome reached it before the interrupt took effect, it returns the outcome with its interrupt status set. The caller
+ * that runs the function waits for nothing: its interrupt is the function's to handle, as in any
+ * method; if the function throws {@link InterruptedException}, {@code run} sets the caller's interrupt
+ * status again and throws the {@code ExecutionException}, so the interrupt is not lost. Cancelling a
+ * future of {@code submit} stops that caller's wait only, as an interrupt does.
+ *
+ * <p><b>Misuse.</b> A call of {@code run} for a key made from inside that key's function, in the thread
+ * running it, would wait for itself (Go deadlocks): it throws {@link IllegalStateException}. A
+ * {@code submit} for the key from there, or a call made in another thread that the function waits
+ * for, is not detected: the function would wait for its own outcome.
+ *
+ * <p><b>Memory consistency effects:</b> actions of a call's function <i>happen-before</i> each caller
+ * of the call is given the outcome: the return (or throw) of its {@code run}, the completion of the
+ * future its {@code submit} returned. Actions in a thread before a {@code run} or {@code submit} that
+ * starts a call <i>happen-before</i> the function runs.
+ *
+ * @param <K> the type of the keys
+ * @param <V> the type of the values the functions return
+ */
+public final class SingleFlight<K, V> {
+    /*
+     * Implementation notes.
+     *
+     * The calls in flight are a ConcurrentHashMap from key to Call: a caller registers its own Call
+     * with putIfAbsent, so distinct keys never contend and an uncontended call costs a map insert and
+     * a map remove, as the hand-rolled map of futures does.
+     *
+     * A Call's word, waiters, is null (in flight, nobody joined), a Treiber stack of Nodes (in flight,
+     * joined), or COMPLETED. Joining is a CAS that pushes a Node unless the word is COMPLETED, and
+     * completing is one getAndSet to COMPLETED that takes the whole stack: so every join happens
+     * either before the completion, and is given the outcome, or after it, and fails; a caller whose
+     * join fails registers again (the key was removed before the completion, or replace() takes out a
+     * call left in the map, below). The outcome (value, failure) is written before that getAndSet and
+     * read only after it, by the callers it hands the outcome to, so plain fields are enough.
+     *
+     * Order of a completion: remove the key (remove(key, call): a forget() and a newer call for the
+     * key are left alone), publish, then hand over in three steps. First count the callers still
+     * waiting: a waiting thread's Node is CLAIMED by a CAS from WAITING, which the thread itself races
+     * when it leaves on an interrupt (WAITING to LEFT), so it either leaves and does not count, or
+     * counts and can no longer leave; a future counts if it is not done (one cancelled at that very
+     * moment is counted all the same); the owner, the caller of run, always. From the count, "shared"
+     * and the one Result record every caller is given. Then set each claimed Node GIVEN and unpark its
+     * thread (a thread woken early sees CLAIMED and parks again), then complete the futures, last
+     * because their dependent actions may run in the completing thread.
+     *
+     * A submitted call's stage says who started it: its task (PENDING to STARTED) before it calls the
+     * function, or submit, when the executor threw (PENDING to REFUSED), which fails the call. An
+     * executor may throw after it ran or kept the task (ThreadPoolExecutor throws with the task queued
+     * when it cannot add a worker): then whichever came first decides, and a task run after the
+     * refusal does nothing.
+     *
+     * Failures. Every allocation of a caller comes before the state it changes: the Call, the Node and
+     * the submit task before the key is registered or the stack pushed; the InterruptedException of
+     * a leaving waiter after it has left (an OutOfMemoryError then leaves it gone with its interrupt
+     * status set). The completion allocates nothing before the hand-over but what the map's remove
+     * may (untreeifying a bin): a remove that throws still publishes and hands over (finally), and the
+     * completed call left in the map is replaced by the next caller for its key. The hand-over
+     * catches what one step throws, hands over to all the others, then rethrows it. It allocates one
+     * Result; if that fails, a woken thread makes its own (or its ExecutionException), and the futures
+     * are failed with the error. Waking a platform thread allocates nothing; completing a future may
+     * (the failure's wrapper, made by CompletableFuture): if it fails, the future is failed with that
+     * error if that can be done, else it stays incomplete, as the future of a
+     * CompletableFuture.supplyAsync whose completion fails does; the completing thread throws. The
+     * first run of each VarHandle call site in the JVM links it, which allocates; class
+     * initialization runs every one, and the futures' completions, on throwaway calls
+     * (linkStateChanges), so a completion on an exhausted heap finds them linked.
+     *
+     * Interrupted waiters leave their Node on the stack (LEFT) until the completion: a call that
+     * runs long under many interrupted waiters holds one small Node for each.
+     */
+
+    /** The word of a completed call. */
+    private static final Object COMPLETED = new Object();
+
+    /** Stages of a submitted call. */
+    private static final int PENDING = 0;
+    private static final int STARTED = 1;
+    private static final int REFUSED = 2;
+
+    /** States of a waiting thread's node. */
+    private static final int WAITING = 0;
+    private static final int LEFT = 1;
+    private static final int CLAIMED = 2;
+    private static final int GIVEN = 3;
+
+    private static final VarHandle WAITERS;
+    private static final VarHandle STAGE;
+    private static final VarHandle STATE;
+
+    private static final ThreadFactory VIRTUAL_THREADS =
+            Thread.ofVirtual().name("ants4j-singleflight-", 0).factory();
+    private static final Executor THREAD_PER_CALL = task -> VIRTUAL_THREADS.newThread(task).start();
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            WAITERS = lookup.findVarHandle(Call.class, "waiters", Object.class);
+            STAGE = lookup.findVarHandle(Call.class, "stage", int.class);
+            STATE = lookup.findVarHandle(Node.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+        linkStateChanges();
+    }
+
+    /**
+     * Runs on a throwaway call every {@code VarHandle} access a join, a leave, a completion and a
+     * hand-over make: the first run of each call site in the JVM links it, which allocates, and a
+     * completion must not fail for that on a heap its function exhausted.
+     */
+    private static void linkStateChanges() {
+        Thread unstarted = new Thread(() -> { }); // unparking a thread not started does nothing
+        for (boolean fails : new boolean[] {false, true}) {
+            Call<Object> call = new Call<>(null, new CompletableFuture<>());
+            call.claim(STARTED);
+            Node left = new Node(unstarted);
+            call.join(left);
+            left.move(WAITING, LEFT);
+            Node given = new Node(unstarted);
+            call.join(given);
+            call.join(new Node(new CompletableFuture<Result<Object>>()));
+            call.isCompleted();
+            call.failure = fails ? new IllegalStateException("linking") : null;
+            call.handOver(call.publish());
+            call.join(new Node(unstarted));
+            try {
+                call.awaitOutcome(given);
+            } catch (ExecutionException e) {
+                if (!fails) {
+                    throw new AssertionError(e);
+                }
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    /**
+     * The outcome of a call that returned: its value, and whether it was given to more than one
+     * caller (Go's {@code shared}). Every caller of the call is given the same record.
+     *
+     * @param value what the call's function returned; may be {@code null}
+     * @param shared {@code true} if, when the call completed, more than one of its callers was
+     *     waiting for it (see the class description)
+     * @param <V> the type of the value
+     */
+    public record Result<V>(V value, boolean shared) {
+    }
+
+    private final ConcurrentHashMap<K, Call<V>> calls = new ConcurrentHashMap<>();
+
+    /** Creates a {@code SingleFlight} with no call in flight. */
+    public SingleFlight() {
+    }
+
+    /**
+     * Calls {@code fn} in this thread, unless a call for an equal key is in flight: then waits for
+     * that call's outcome instead (Go's {@code Do}).
+     *
+     * @param key the key; calls for equal keys are collapsed
+     * @param fn computes the value; called only if no call for {@code key} is in flight
+     * @return the call's value and whether it was given to more than one caller
+     * @throws ExecutionException if the call's function threw; its cause is what it threw
+     * @throws InterruptedException if this thread was interrupted while it waited for a call that
+     *     another caller started (a caller that runs {@code fn} does not throw it)
+     * @throws IllegalStateException if called from inside the function of the call in flight for
+     *     {@code key}, in the thread running it (it would wait for itself)
+     * @throws NullPointerException if {@code key} or {@code fn} is null
+     */
+    public Result<V> run(K key, Callable<? extends V> fn) throws ExecutionException, InterruptedException {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(fn, "fn");
+        Thread self = Thread.currentThread();
+        Call<V> mine = new Call<>(self, null);
+        Node node = null;
+        for (;;) {
+            Call<V> inFlight = calls.putIfAbsent(key, mine);
+            if (inFlight == null) {
+                return runHere(key, mine, fn);
+            }
+            if (inFlight.runner == self && !inFlight.isCompleted()) {
+                throw new IllegalStateException(
+                        "SingleFlight.run called for key " + key + " from inside its own function");
+            }
+            if (node == null) {
+                node = new Node(self);
+            }
+            if (inFlight.join(node)) {
+                return inFlight.awaitOutcome(node);
+            }
+            if (calls.replace(key, inFlight, mine)) {
+                return runHere(key, mine, fn);
+            }
+        }
+    }
+
+    /**
+     * Starts a call of {@code fn} in a virtual thread of its own, unless a call for an equal key is in
+     * flight: then joins that call (Go's {@code DoChan}). The key is registered, or the call in flight
+     * joined, before this method returns.
+     *
+     * <p>The returned future completes with the call's outcome: normally with its {@link Result}, or
+     * exceptionally with what the function threw ({@code get} throws {@link ExecutionException} with
+     * it as the cause). Cancelling it stops this caller's wait only: the call goes on for the others.
+     * Dependent actions added to it without an executor may run in the thread that completes the call.
+     *
+     * @param key the key; calls for equal keys are collapsed
+     * @param fn computes the value; called only if no call for {@code key} is in flight
+     * @return a future of the call's outcome
+     * @throws NullPointerException if {@code key} or {@code fn} is null
+     */
+    public CompletableFuture<Result<V>> submit(K key, Callable<? extends V> fn) {
+        return submit(key, fn, THREAD_PER_CALL);
+    }
+
+    /**
+     * Starts a call of {@code fn} on {@code executor}, unless a call for an equal key is in flight: then
+     * joins that call, and {@code executor} is not used. The key is registered, or the call in flight
+     * joined, before this method returns. The future is as {@link #submit(Object, Callable)}'s.
+     *
+     * <p>If {@code executor} throws, this method throws it, and the call completes with that throwable
+     * as its failure (a caller that joined it meanwhile is given it, as the cause of an
+     * {@code ExecutionException}) and its key is removed; unless the executor had already started the
+     * call's task, whose outcome then stands. A task the executor kept and runs after it threw does
+     * nothing.
+     *
+     * @param key the key; calls for equal keys are collapsed
+     * @param fn computes the value; called only if no call for {@code key} is in flight
+     * @param executor runs the call; it must run every task it accepts (a call it drops stays in
+     *     flight for ever)
+     * @return a future of the call's outcome
+     * @throws RejectedExecutionException if {@code executor} refused the call (or whatever else it
+     *     threw, as it is)
+     * @throws NullPointerException if {@code key}, {@code fn} or {@code executor} is null
+     */
+    public CompletableFuture<Result<V>> submit(K key, Callable<? extends V> fn, Executor executor) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(fn, "fn");
+        Objects.requireNonNull(executor, "executor");
+        CompletableFuture<Result<V>> future = new CompletableFuture<>();
+        Call<V> mine = new Call<>(null, future);
+        Runnable task = () -> runAsync(key, mine, fn);
+        Node node = null;
+        for (;;) {
+            Call<V> inFlight = calls.putIfAbsent(key, mine);
+            if (inFlight == null) {
+                return start(key, mine, task, executor);
+            }
+            if (node == null) {
+                node = new Node(future);
+            }
+            if (inFlight.join(node)) {
+                return future;
+            }
+            if (calls.replace(key, inFlight, mine)) {
+                return start(key, mine, task, executor);
+            }
+        }
+    }
+
+    /**
+     * Forgets the call in flight for {@code key}, if any (Go's {@code Forget}): later calls for the key
+     * start a new call instead of joining it. The forgotten call goes on, and its callers, those that
+     * joined it before, are given its outcome.
+     *
+     * @param key the key
+     * @throws NullPointerException if {@code key} is null
+     */
+    public void forget(K key) {
+        calls.remove(Objects.requireNonNull(key, "key"));
+    }
+
+    /**
+     * Returns a string identifying this {@code SingleFlight} and the number of calls in flight.
+     *
+     * @return e.g. {@code "SingleFlight@1b6d3586[calls in flight = 2]"}
+     */
+    @Override
+    public String toString() {
+        return super.toString() + "[calls in flight = " + calls.size() + "]";
+    }
+
+    private Result<V> runHere(K key, Call<V> call, Callable<? extends V> fn) throws ExecutionException {
+        callAndComplete(key, call, fn);
+        return call.outcome();
+    }
+
+    private CompletableFuture<Result<V>> start(K key, Call<V> call, Runnable task, Executor executor) {
+        try {
+            executor.execute(task);
+        } catch (Throwable refusal) {
+            // The executor may have run or kept the task before it threw: the call is failed only if
+            // the task has not started it, and a task run later then does nothing.
+            if (call.claim(REFUSED)) {
+                try {
+                    complete(key, call, null, refusal);
+                } catch (Throwable handOverFailure) {
+                    addSuppressedQuietly(refusal, handOverFailure);
+                }
+            }
+            throw refusal;
+        }
+        return call.owner;
+    }
+
+    private void runAsync(K key, Call<V> call, Callable<? extends V> fn) {
+        if (call.claim(STARTED)) {
+            call.runner = Thread.currentThread();
+            callAndComplete(key, call, fn);
+        }
+    }
+
+    /**
+     * Calls {@code fn} and completes {@code call} with what it returned or threw. An
+     * {@link InterruptedException} of {@code fn} sets the calling thread's interrupt status again first,
+     * so that the interrupt is not lost whatever the completion throws.
+     */
+    private void callAndComplete(K key, Call<V> call, Callable<? extends V> fn) {
+        V value = null;
+        Throwable failure = null;
+        try {
+            value = fn.call();
+        } catch (Throwable t) {
+            failure = t;
+            if (t instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        complete(key, call, value, failure);
+    }
+
+    /**
+     * Completes {@code call}: removes its key, publishes its outcome and hands it to every caller that
+     * joined it, and to the future of the {@code submit} that started it.
+     */
+    private void complete(K key, Call<V> call, V value, Throwable failure) {
+        call.value = value;
+        call.failure = failure;
+        try {
+            calls.remove(key, call);
+        } finally {
+            call.handOver(call.publish());
+        }
+    }
+
+    private static void addSuppressedQuietly(Throwable to, Throwable suppressed) {
+        try {
+            to.addSuppressed(suppressed);
+        } catch (Throwable ignored) {
+            // no memory for it: the first throwable is what the caller is given
+        }
+    }
+
+    /** A call in flight or completed; see the implementation notes. */
+    private static final class Call<V> {
+        /** The thread running the function: set before it runs; read to detect a recursive run. */
+        Thread runner;
+        /** The future of the submit that started the call; null for a call of run. */
+        final CompletableFuture<Result<V>> owner;
+        /** The outcome: written before publish(), read after it. */
+        V value;
+        Throwable failure;
+        /** Whether, at the completion, more than one caller waited for the outcome; and its record. */
+        boolean shared;
+        Result<V> result;
+
+        /** null, a stack of Nodes, or COMPLETED. */
+        @SuppressWarnings("unused") // accessed through WAITERS
+        volatile Object waiters;
+        /** A submitted call: PENDING until its task starts it (STARTED) or its executor refuses it (REFUSED). */
+        @SuppressWarnings("unused") // accessed through STAGE
+        volatile int stage;
+
+        Call(Thread runner, CompletableFuture<Result<V>> owner) {
+            this.runner = runner;
+            this.owner = owner;
+        }
+
+        boolean isCompleted() {
+            return WAITERS.getAcquire(this) == COMPLETED;
+        }
+
+        /** Moves a submitted call from PENDING to {@code next}; returns whether this caller did. */
+        boolean claim(int next) {
+            return STAGE.compareAndSet(this, PENDING, next);
+        }
+
+        /** Pushes {@code node} unless the call is completed; returns whether it did. */
+        boolean join(Node node) {
+            Object head = WAITERS.getVolatile(this);
+            while (head != COMPLETED) {
+                node.next = (Node) head;
+                if (WAITERS.compareAndSet(this, head, node)) {
+                    return true;
+                }
+                head = WAITERS.getVolatile(this);
+            }
+            return false;
+        }
+
+        /** Marks the call completed; returns the stack of the callers that joined it. */
+        Node publish() {
+            return (Node) WAITERS.getAndSet(this, COMPLETED);
+        }
+
+        /**
+         * Hands the published outcome to the callers on {@code joined} and to the owner's future: counts
+         * those still waiting (the waiting threads claimed, so that they can no longer leave), makes the
+         * result, then wakes the threads and completes the futures. What one step throws is rethrown once
+         * all the others are made.
+         */
+        void handOver(Node joined) {
+            int waiting = owner == null || !owner.isDone() ? 1 : 0;
+            for (Node node = joined; node != null; node = node.next) {
+                if (node.waiter instanceof Thread ? node.move(WAITING, CLAIMED)
+                        : !((CompletableFuture<?>) node.waiter).isDone()) {
+                    waiting++;
+                }
+            }
+            shared = waiting > 1;
+            Throwable thrown = null;
+            if (failure == null) {
+                try {
+                    result = new Result<>(value, shared);
+                } catch (Throwable t) {
+                    thrown = t; // the waiting threads make their own; the futures are failed with it
+                }
+            }
+            for (Node node = joined; node != null; node = node.next) {
+                if (node.waiter instanceof Thread thread && node.state == CLAIMED) {
+                    node.state = GIVEN;
+                    try {
+                        LockSupport.unpark(thread);
+                    } catch (Throwable t) {
+                        thrown = thrown == null ? t : thrown;
+                    }
+                }
+            }
+            for (Node node = joined; node != null; node = node.next) {
+                if (node.waiter instanceof CompletableFuture<?> future) {
+                    thrown = completeQuietly(future, thrown);
+                }
+            }
+            if (owner != null) {
+                thrown = completeQuietly(owner, thrown);
+            }
+            if (thrown instanceof RuntimeException e) {
+                throw e;
+            }
+            if (thrown instanceof Error e) {
+                throw e;
+            }
+        }
+
+        /**
+         * Completes {@code future} with the outcome (with {@code thrown}, the hand-over's first failure, if
+         * the result could not be made); returns the hand-over's first failure. Completing may fail on a heap
+         * the function exhausted; the future is then failed with that if it can be.
+         */
+        private Throwable completeQuietly(CompletableFuture<?> future, Throwable thrown) {
+            @SuppressWarnings("unchecked")
+            CompletableFuture<Result<V>> taker = (CompletableFuture<Result<V>>) future;
+            try {
+                if (failure != null) {
+                    taker.completeExceptionally(failure);
+                } else if (result != null) {
+                    taker.complete(result);
+                } else {
+                    taker.completeExceptionally(thrown);
+                }
+                return thrown;
+            } catch (Throwable t) {
+                try {
+                    taker.completeExceptionally(t);
+                } catch (Throwable ignored) {
+                    // the first failure of the hand-over is rethrown by handOver
+                }
+                return thrown == null ? t : thrown;
+            }
+        }
+
+        /**
+         * The outcome, for a caller given it: the result, or {@link ExecutionException} with the
+         * function's throwable.
+         */
+        Result<V> outcome() throws ExecutionException {
+            if (failure != null) {
+                throw new ExecutionException(failure);
+            }
+            return result != null ? result : new Result<>(value, shared);
+        }
+
+        /**
+         * Waits until the completion gives {@code node} the outcome, then returns it; leaves on an
+         * interrupt unless the completion claimed it first.
+         */
+        Result<V> awaitOutcome(Node node) throws ExecutionException, InterruptedException {
+            Thread self = Thread.currentThread();
+            for (int state; (state = node.state) != GIVEN; ) {
+                if (state == WAITING && self.isInterrupted() && node.move(WAITING, LEFT)) {
+                    InterruptedException interrupted = new InterruptedException();
+                    Thread.interrupted();
+                    throw interrupted;
+                }
+                LockSupport.park(this);
+            }
+            return outcome();
+        }
+    }
+
+    /** A caller that joined a call: a waiting thread, or the future of a submit. */
+    private static final class Node {
+        /** The waiting thread, or the future of a submit. */
+        final Object waiter;
+        /** Of a waiting thread: WAITING, then LEFT, or CLAIMED and GIVEN (see the implementation notes). */
+        @SuppressWarnings("unused") // accessed through STATE
+        volatile int state;
+        /** The node pushed before; written before the push, read after the publish. */
+        Node next;
+
+        Node(Object waiter) {
+            this.waiter = waiter;
+        }
+
+        /** Moves the node's state from {@code from} to {@code to}; returns whether this caller did. */
+        boolean move(int from, int to) {
+            return STATE.compareAndSet(this, from, to);
+        }
+    }
+}
