@@ -1,0 +1,150 @@
+package io.ants4j.pool;
+
+import static io.ants4j.pool.TestSupport.eventually;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.pool.PoolKinds.Kind;
+import io.ants4j.pool.PoolKinds.Tested;
+import io.ants4j.pool.PoolKinds.Threads;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A thread factory that returns a thread it has already started, running the worker it was given (a factory
+ * that starts its threads itself, or hands them to something that does). The pool's {@code Thread.start()} then
+ * throws {@link IllegalThreadStateException}, and the README says a factory failure "rejects only that
+ * submission (RejectedExecutionException ...) and gives its worker slot back". Whatever the pool does with such a
+ * thread, it must keep its contracts: a rejected task does not run (a caller that submits it again would run it
+ * twice), a task whose submission returned normally runs, the counts stay consistent ({@code idle() <=
+ * running()}, {@code running()} back to 0), and the pool terminates after {@code release()} with no thread of
+ * it left alive.
+ */
+class StartedThreadFactoryTest {
+
+    /** Starts the thread it makes on its first call only; later calls return unstarted threads. */
+    static final class StartsFirstThread implements ThreadFactory {
+        private final ThreadFactory delegate;
+        private final AtomicInteger calls = new AtomicInteger();
+        final AtomicReference<Thread> started = new AtomicReference<>();
+
+        StartsFirstThread(ThreadFactory delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public Thread newThread(Runnable r) {
+            Thread t = delegate.newThread(r);
+            if (calls.incrementAndGet() == 1) {
+                t.start();
+                started.set(t);
+            }
+            return t;
+        }
+    }
+
+    @ParameterizedTest(name = "{0} on {1} workers")
+    @MethodSource("io.ants4j.pool.PoolKinds#kindsAndThreads")
+    void aFactoryThatStartsItsThreadNeitherRunsARejectedTaskNorCorruptsTheCounts(Kind kind, Threads threads)
+            throws InterruptedException {
+        StartsFirstThread factory = new StartsFirstThread(threads.factory((t, e) -> { }));
+        Tested tested = kind.make(2, PoolOptions.builder().disablePurge(true).threadFactory(factory).build());
+        WorkerPool pool = tested.pool();
+        AtomicInteger ran = new AtomicInteger();
+        Runnable task = ran::incrementAndGet;
+        boolean rejected;
+        try {
+            tested.submit().accept(task);
+            rejected = false;
+        } catch (RejectedExecutionException e) { // Thread.start() of a started thread throws
+            rejected = true;
+        }
+        Thread t = factory.started.get();
+        // whatever became of the started thread, it settles: it ends, or parks
+        eventually("the factory's started thread ends or parks", () -> t.getState() == Thread.State.TERMINATED
+                || t.getState() == Thread.State.WAITING, () -> t.getState() + " " + pool);
+        int idle = pool.idle();
+        int running = pool.running();
+        String settled = "after the " + (rejected ? "rejection" : "submission") + ": " + pool;
+        if (rejected) {
+            tested.submit().accept(task); // what a caller does with a rejected task: submit it again
+        }
+        pool.release();
+        boolean terminated = pool.awaitTermination(5, TimeUnit.SECONDS);
+        String released = "after release: " + pool;
+        eventually("the factory's started thread ends", () -> t.getState() == Thread.State.TERMINATED,
+                () -> t.getState() + " " + pool);
+        String submissions = rejected ? "rejected, then submitted again" : "accepted";
+        assertAll(
+                () -> assertEquals(1, ran.get(), "runs of a task whose first submission was " + submissions),
+                () -> assertTrue(idle <= running, "idle() <= running() (WorkerPool#idle): idle=" + idle
+                        + " running=" + running + "; " + settled),
+                () -> assertTrue(terminated, "the pool terminates after release(); " + released),
+                () -> assertEquals(0, pool.running(), "running() after release; " + released));
+    }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> singlePoolKindsAndThreads() {
+        return PoolKinds.kindsAndThreads().filter(a -> !((Kind) a.get()[0]).multi());
+    }
+
+    /**
+     * The same factory, slower: after starting its thread it waits (bounded) until the worker has run its task
+     * and parked idle, and meanwhile submits another task to the pool, as a factory that calls back into the
+     * pool may. That submission returns normally, so its task must run.
+     */
+    @ParameterizedTest(name = "{0} on {1} workers")
+    @MethodSource("singlePoolKindsAndThreads")
+    void aTaskSubmittedWhileTheFactoryStartsItsThreadRuns(Kind kind, Threads threads) throws InterruptedException {
+        AtomicReference<java.util.function.Consumer<Runnable>> submit = new AtomicReference<>();
+        CountDownLatch secondRan = new CountDownLatch(1);
+        AtomicReference<Throwable> secondFailed = new AtomicReference<>();
+        AtomicReference<Thread> started = new AtomicReference<>();
+        AtomicInteger calls = new AtomicInteger();
+        ThreadFactory delegate = threads.factory((t, e) -> { });
+        ThreadFactory factory = r -> {
+            Thread t = delegate.newThread(r);
+            if (calls.incrementAndGet() == 1) {
+                t.start();
+                started.set(t);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+                while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TERMINATED
+                        && System.nanoTime() - deadline < 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                }
+                try {
+                    submit.get().accept(secondRan::countDown);
+                } catch (Throwable e) {
+                    secondFailed.set(e);
+                }
+            }
+            return t;
+        };
+        Tested tested = kind.make(2, PoolOptions.builder().disablePurge(true).threadFactory(factory).build());
+        submit.set(tested.submit());
+        WorkerPool pool = tested.pool();
+        try {
+            tested.submit().accept(() -> { });
+        } catch (RejectedExecutionException e) {
+            // Thread.start() of a started thread throws
+        }
+        boolean secondWasAccepted = secondFailed.get() == null;
+        boolean ran = secondRan.await(5, TimeUnit.SECONDS);
+        String state = pool + ", started thread " + started.get().getState();
+        pool.release();
+        boolean terminated = pool.awaitTermination(5, TimeUnit.SECONDS);
+        Thread t = started.get();
+        assertAll(
+                () -> assertTrue(!secondWasAccepted || ran, "a submission that returned normally (from the"
+                        + " factory) has its task run; " + state),
+                () -> assertTrue(terminated, "the pool terminates after release(); " + pool),
+                () -> assertTrue(!terminated || !t.isAlive(), "no thread of a terminated pool is alive"
+                        + " (awaitTermination); the factory's started thread is " + t.getState()));
+    }
+}
