@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,9 +53,40 @@ class LifecycleChaosTest {
         run(kind, threads, true);
     }
 
+    /**
+     * The same with a thread factory that fails one call in 20 (throws, returns null, or throws an {@code Error})
+     * and a pool that lets one submitter wait at most: the failed and refused submissions are rejected, their
+     * tasks never run, and the counts come back all the same.
+     */
+    @ParameterizedTest(name = "{0} on {1} workers")
+    @MethodSource("io.ants4j.pool.PoolKinds#kindsAndThreads")
+    void lifecycleRacingSubmittersWithAFailingFactoryKeepsEveryContract(Kind kind, Threads threads)
+            throws Exception {
+        ThreadFactory delegate = threads.factory((t, e) -> { });
+        ThreadFactory faulty = r -> switch (ThreadLocalRandom.current().nextInt(60)) {
+            case 0 -> throw new IllegalStateException("injected factory failure");
+            case 1 -> null;
+            case 2 -> throw new InjectedError();
+            default -> delegate.newThread(r);
+        };
+        run(kind, PoolOptions.builder().threadFactory(faulty).maxBlockingTasks(1)
+                .expiryDuration(Duration.ofMillis(5)).build(), false);
+    }
+
+    /** An {@code Error} a factory throws, as the JDK's "unable to create native thread". */
+    private static final class InjectedError extends Error {
+        InjectedError() {
+            super("injected: unable to create a thread", null, false, false);
+        }
+    }
+
     private static void run(Kind kind, Threads threads, boolean closeFromTasks) throws Exception {
-        Tested tested = kind.make(2, PoolOptions.builder().threadFactory(threads.factory((t, e) -> { }))
-                .expiryDuration(Duration.ofMillis(5)).build());
+        run(kind, PoolOptions.builder().threadFactory(threads.factory((t, e) -> { }))
+                .expiryDuration(Duration.ofMillis(5)).build(), closeFromTasks);
+    }
+
+    private static void run(Kind kind, PoolOptions options, boolean closeFromTasks) throws Exception {
+        Tested tested = kind.make(2, options);
         WorkerPool pool = tested.pool();
         AtomicIntegerArray runs = new AtomicIntegerArray(MAX_TASKS);
         AtomicIntegerArray outcome = new AtomicIntegerArray(MAX_TASKS); // 1 accepted, 2 rejected
@@ -104,7 +136,7 @@ class LifecycleChaosTest {
                             }
                         }
                         outcome.set(id, ok ? 1 : 2);
-                    } catch (RejectedExecutionException e) {
+                    } catch (RejectedExecutionException | InjectedError e) {
                         outcome.set(id, 2);
                     } catch (Throwable t) {
                         outcome.set(id, 2);
