@@ -134,4 +134,39 @@ class CloseFromShutdownNowLoggerTest {
                 + state + "; close() threw: " + closeFailed.get());
         assertTrue(multi.awaitTermination(10, TimeUnit.SECONDS), multi::toString);
     }
+
+    /**
+     * The same for a {@link Pool} whose two tasks both block on such channels: the interrupt of whichever the walk
+     * reaches first throws, the logger closes the pool, and {@code close()} waits for the other task, which only
+     * the rest of the walk would interrupt.
+     */
+    @Test
+    void aLoggerThatClosesThePoolDuringShutdownNowLetsShutdownNowReturn() throws Exception {
+        ErrorHook logger = new ErrorHook();
+        Pool pool = Pool.newPool(2, PoolOptions.builder().logger(logger).build());
+        FailingCloseChannel first = new FailingCloseChannel();
+        FailingCloseChannel second = new FailingCloseChannel();
+        CountDownLatch release = new CountDownLatch(1);
+        pool.execute(() -> first.blockUntil(release));
+        pool.execute(() -> second.blockUntil(release));
+        TestSupport.await(first.blocked);
+        TestSupport.await(second.blocked);
+        AtomicReference<Throwable> closeFailed = new AtomicReference<>();
+        logger.onError.set(() -> {
+            try {
+                pool.close();
+            } catch (Throwable t) {
+                closeFailed.set(t);
+            }
+        });
+        Thread stopper = Thread.ofPlatform().daemon(true).start(pool::shutdownNow);
+        stopper.join(TimeUnit.SECONDS.toMillis(10));
+        boolean returned = !stopper.isAlive();
+        String state = pool.toString();
+        release.countDown(); // unsticks it if it hangs: the other task ends, close() returns, the walk goes on
+        stopper.join(TimeUnit.SECONDS.toMillis(10));
+        assertTrue(returned, "shutdownNow() whose logger called close() did not return within 10 s: " + state
+                + "; close() threw: " + closeFailed.get());
+        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), pool::toString);
+    }
 }
