@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class LifecycleChaosTest {
     private static final int SUBMITTERS = 3;
     private static final int MAX_TASKS = 400_000;
-    private static final long RUN_NANOS = TimeUnit.MILLISECONDS.toNanos(1500);
+    private static final long RUN_NANOS = TimeUnit.MILLISECONDS.toNanos(1000);
 
     @ParameterizedTest(name = "{0} on {1} workers")
     @MethodSource("io.ants4j.pool.PoolKinds#kindsAndThreads")
