@@ -461,7 +461,9 @@ final class PoolScenarios {
             PoolState s = new PoolState("Pool", w, SHORT_EXPIRY, CAP, preAlloc).withIdleWorker();
             s.full();
             s.gate.countDown();
-            until(() -> "both workers are idle: " + s.pool, () -> s.pool.idle() == CAP);
+            // On a loaded machine both may expire before this poll sees them idle: the run then purges them with
+            // the heap free, and the check holds all the same.
+            until(() -> "both workers are idle or purged: " + s.pool, () -> s.pool.idle() == CAP || s.pool.running() == 0);
             return s;
         }, s -> { }, s -> s.pool.idle() == 0, (s, thrown) -> {
             noneOrOutOfMemory(thrown);
