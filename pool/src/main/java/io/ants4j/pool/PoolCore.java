@@ -95,7 +95,10 @@ import org.agrona.concurrent.SystemNanoClock;
  *     and the reboot clears the mark under the lock (a multi-pool's, once every sub-pool has reopened). A
  *     worker clears its interrupt before each task and then reads the mark ({@link #runPayload}), so an
  *     interrupt that reached it between tasks (in the fast lane, say) never outlives the reboot, and a task
- *     started while stopping starts interrupted.</li>
+ *     started while stopping starts interrupted. The walk calls the logger when an interrupt throws, with
+ *     {@code stopLock} held: a reboot from there is refused, and so is a wait for termination
+ *     ({@link #inTransitionOnCurrentThread}), which the tasks the walk has not interrupted yet would hold up
+ *     while the walk waits for it.</li>
  * <li><b>Close from a task</b> ({@link #awaitClose}): a task cannot wait for its own worker, so it waits until
  *     every counted worker runs a task that is closing the pool ({@link #closers}, each such task counted
  *     until it ends): two tasks that close their pool wait for every other task, not for each other. The
@@ -1087,7 +1090,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
      * again are still stopping.
      */
     void reboot(boolean clearStopMark) {
-        if (stopLock.isHeldByCurrentThread()) {
+        if (inTransitionOnCurrentThread()) {
             throw new IllegalStateException(
                     "reboot() called from inside this pool's shutdownNow (by its logger): it would reopen the pool"
                             + " halfway through");
@@ -1113,6 +1116,12 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         } finally {
             stopLock.unlock();
         }
+    }
+
+    /** Whether the current thread holds {@link #stopLock}: inside {@link #shutdownNow}, its logger. */
+    @Override
+    public boolean inTransitionOnCurrentThread() {
+        return stopLock.isHeldByCurrentThread();
     }
 
     /** Clears the stop mark that {@code reboot(false)} kept. */
