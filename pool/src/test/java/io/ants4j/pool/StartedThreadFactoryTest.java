@@ -32,7 +32,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class StartedThreadFactoryTest {
 
-    /** Starts the thread it makes on its first call only; later calls return unstarted threads. */
+    /**
+     * Starts the thread it makes on its first call only, and waits (bounded) until that thread has ended or
+     * parks, so that the run it makes of the worker comes before the pool starts the thread; later calls
+     * return unstarted threads.
+     */
     static final class StartsFirstThread implements ThreadFactory {
         private final ThreadFactory delegate;
         private final AtomicInteger calls = new AtomicInteger();
@@ -48,8 +52,18 @@ class StartedThreadFactoryTest {
             if (calls.incrementAndGet() == 1) {
                 t.start();
                 started.set(t);
+                awaitEndedOrParked(t);
             }
             return t;
+        }
+    }
+
+    /** Waits up to 5 s until {@code t} has ended or parks. */
+    static void awaitEndedOrParked(Thread t) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TERMINATED
+                && System.nanoTime() - deadline < 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
     }
 
@@ -111,9 +125,8 @@ class StartedThreadFactoryTest {
     }
 
     /**
-     * The same factory, slower: after starting its thread it waits (bounded) until the worker has run its task
-     * and parked idle, and meanwhile submits another task to the pool, as a factory that calls back into the
-     * pool may. That submission returns normally, so its task must run.
+     * The same factory, calling back into the pool: once its started thread has ended or parks, it submits
+     * another task to the pool before it returns. That submission returns normally, so its task must run.
      */
     @ParameterizedTest(name = "{0} on {1} workers")
     @MethodSource("singlePoolKindsAndThreads")
@@ -129,11 +142,7 @@ class StartedThreadFactoryTest {
             if (calls.incrementAndGet() == 1) {
                 t.start();
                 started.set(t);
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-                while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TERMINATED
-                        && System.nanoTime() - deadline < 0) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-                }
+                awaitEndedOrParked(t);
                 try {
                     submit.get().accept(secondRan::countDown);
                 } catch (Throwable e) {
