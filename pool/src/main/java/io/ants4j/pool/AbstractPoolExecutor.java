@@ -123,7 +123,10 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
      * like every task (a worker clears an interrupt left over from an earlier task before it starts the next).
      * An interrupt that throws (closing the interruptible channel a task is blocked on can) does not stop the
      * others: it is logged at {@code ERROR} with the pool's {@linkplain PoolOptions#logger() logger}, and this
-     * call returns normally (a logger that throws too loses that report).
+     * call returns normally (a logger that throws too loses that report). A logger that calls {@link #reboot()},
+     * {@link #close()}, {@link #awaitTermination} or {@link #releaseTimeout} on this pool from there gets
+     * {@link IllegalStateException}: the pool is not to reopen halfway through this call, nor can it terminate
+     * before this call has interrupted every task.
      *
      * @return an empty list: the pool never queues tasks, so none is waiting to run
      */

@@ -162,6 +162,7 @@ abstract class AbstractWorkerPool implements WorkerPool {
 
     @Override
     public final boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        refuseWaitInsideTransition("awaitTermination");
         return core.awaitTermination(unit.toNanos(timeout));
     }
 
@@ -190,6 +191,7 @@ abstract class AbstractWorkerPool implements WorkerPool {
     @Override
     public final void releaseTimeout(Duration timeout) throws TimeoutException {
         Objects.requireNonNull(timeout, "timeout");
+        refuseWaitInsideTransition("releaseTimeout");
         release();
         core.releaseTimeout(timeout);
     }
@@ -202,6 +204,7 @@ abstract class AbstractWorkerPool implements WorkerPool {
 
     @Override
     public final void close() {
+        refuseWaitInsideTransition("close()");
         if (core.isTerminated()) {
             return;
         }
@@ -221,6 +224,18 @@ abstract class AbstractWorkerPool implements WorkerPool {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Refuses a wait for termination from inside the pool's own {@code shutdownNow} on the same thread (its
+     * logger): the pool cannot terminate before that walk has interrupted every task, and the walk waits for
+     * the logger, so the wait would last until the tasks not interrupted yet end on their own, or for ever.
+     */
+    private void refuseWaitInsideTransition(String call) {
+        if (core.inTransitionOnCurrentThread()) {
+            throw new IllegalStateException(call + " called from inside this pool's shutdownNow (by its logger):"
+                    + " the pool cannot terminate before that shutdownNow has interrupted every task");
         }
     }
 

@@ -64,6 +64,13 @@ interface Core {
     void reboot();
 
     /**
+     * Whether the current thread is inside one of this pool's life-cycle transitions: the only user code that
+     * runs there is the pool's logger, told by {@code shutdownNow} that an interrupt threw. A call that would
+     * reopen the pool or wait for it to terminate is refused there: the walk that calls the logger is not over.
+     */
+    boolean inTransitionOnCurrentThread();
+
+    /**
      * Waits as {@code ExecutorService.close} must once the pool is released: until it has terminated, or,
      * called from one of its own tasks, until every other task has ended but those that are closing the pool
      * too (each such task is counted as closing until it ends).

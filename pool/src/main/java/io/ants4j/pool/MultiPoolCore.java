@@ -48,7 +48,9 @@ import java.util.function.ToIntFunction;
  * failed or not, moves {@link #reboots} as it begins and as it ends: the sub-pools it reopened may have started
  * threads and tasks, so a wait that passed over the sub-pools one by one while it ran starts over.
  * A reboot from inside a transition on the same thread (the logger, told by {@code shutdownNow} that an interrupt
- * threw) is refused: {@link #lifecycle} is reentrant, and it would reopen the multi-pool halfway through.
+ * threw) is refused: {@link #lifecycle} is reentrant, and it would reopen the multi-pool halfway through. So is a
+ * wait for termination there ({@code close}, {@code awaitTermination}, {@code releaseTimeout}): the sub-pools the
+ * walk has not reached yet are still open, and it waits for the logger.
  * Invariant, whenever {@code lifecycle} is free: every sub-pool is closed exactly when the multi-pool is.
  *
  * <p>The sub-pools share one {@linkplain SpinningWorkers fast lane}: a payload goes to whichever sub-pool's
@@ -328,7 +330,7 @@ final class MultiPoolCore implements Core {
 
     @Override
     public void reboot() {
-        if (lifecycle.isHeldByCurrentThread()) {
+        if (inTransitionOnCurrentThread()) {
             throw new IllegalStateException("reboot() called from inside another life-cycle transition of this"
                     + " multi-pool (by its logger): it would reopen the multi-pool halfway through");
         }
@@ -362,6 +364,12 @@ final class MultiPoolCore implements Core {
         } finally {
             lifecycle.unlock();
         }
+    }
+
+    /** Whether the current thread holds {@link #lifecycle}: inside a transition, its logger. */
+    @Override
+    public boolean inTransitionOnCurrentThread() {
+        return lifecycle.isHeldByCurrentThread();
     }
 
     /** Under {@link #lifecycle}, so the answer holds for all sub-pools at one instant. */

@@ -95,7 +95,10 @@ import org.agrona.concurrent.SystemNanoClock;
  *     and the reboot clears the mark under the lock (a multi-pool's, once every sub-pool has reopened). A
  *     worker clears its interrupt before each task and then reads the mark ({@link #runPayload}), so an
  *     interrupt that reached it between tasks (in the fast lane, say) never outlives the reboot, and a task
- *     started while stopping starts interrupted.</li>
+ *     started while stopping starts interrupted. The walk calls the logger when an interrupt throws, with
+ *     {@code stopLock} held: a reboot from there is refused, and so is a wait for termination
+ *     ({@link #inTransitionOnCurrentThread}), which the tasks the walk has not interrupted yet would hold up
+ *     while the walk waits for it.</li>
  * <li><b>Close from a task</b> ({@link #awaitClose}): a task cannot wait for its own worker, so it waits until
  *     every counted worker runs a task that is closing the pool ({@link #closers}, each such task counted
  *     until it ends): two tasks that close their pool wait for every other task, not for each other. The
@@ -117,7 +120,11 @@ import org.agrona.concurrent.SystemNanoClock;
  *     a stop, a grant, a wake-up of termination's waiters) once its code is linked: the first run of a
  *     {@code VarHandle} call site in the JVM allocates, so the constructor runs those paths once on objects of
  *     no pool ({@link #linkStateChanges}). A worker leaves the live set only after its count is given back: a
- *     {@code ConcurrentHashMap} removal may allocate a counter cell. A stack overflow is the exception: one that strikes
+ *     {@code ConcurrentHashMap} removal may allocate a counter cell. A thread factory that throws, returns
+ *     {@code null} or returns a thread already started fails the start, which gives the count back; a worker runs
+ *     only once the pool has admitted it, just before {@code Thread.start()}, so it never runs in a thread the
+ *     factory started, unless it began there after that admission (then the thread is the worker's and the start
+ *     succeeded: {@link Worker}). A stack overflow is the exception: one that strikes
  *     again inside that recovery, or inside the JDK's own scheduler, cannot be undone from Java.</li>
  * </ul>
  * Memory effects: a submitter's actions before {@code dispatch} happen-before its payload runs (slot
@@ -257,14 +264,19 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     /**
      * Runs once, on objects of no pool, the code that changes a pool's state after a count, a queue or the open
      * state has changed: handing a payload or {@code STOP} to a worker taken off the idle queue, granting a
-     * waiting submitter its outcome, and waking the threads waiting for termination. The first run of each
+     * waiting submitter its outcome, waking the threads waiting for termination, and a worker's admission (its
+     * thread's first step, and a failed start taking it back). The first run of each
      * {@code VarHandle} call site in the JVM links it, which allocates: were that first run a release or a
      * hand-off on an exhausted heap, its {@code OutOfMemoryError} would leave a worker off the queue without its
-     * payload or {@code STOP}, or a submitter out of the list without an outcome. Called by the constructor,
+     * payload or {@code STOP}, a submitter out of the list without an outcome, or a started worker counted with
+     * its thread ended before its first payload. Called by the constructor,
      * before the pool has any state.
      */
     private void linkStateChanges() {
-        new Worker(this, Worker.PARKED).hand(Worker.STOP); // takes PARKED out: the unpark runs too, on no thread
+        Worker linking = new Worker(this, Worker.PARKED);
+        linking.run(); // not admitted: the admission CAS fails and the run returns at once
+        linking.revoke(); // nothing to take back: fails too
+        linking.hand(Worker.STOP); // takes PARKED out: the unpark runs too, on no thread
         new Waiters.Waiter(null).grantLocked(Waiters.WAITING);
         termination.broadcast();
     }
@@ -643,11 +655,15 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
 
     /**
      * Starts a new worker (already counted in {@code running}) with its first payload; on any failure gives
-     * the count back before the exception propagates.
+     * the count back before the exception propagates. A factory that returns a thread already started fails
+     * like one that throws, unless the worker began to run in that thread after it was admitted: then the
+     * thread is the worker's, and the start succeeded ({@link Worker#start}).
      *
-     * @throws RejectedExecutionException if the factory returned {@code null} or threw a
-     *                                    {@code RuntimeException} (the cause); an {@code Error} from the
-     *                                    factory or from {@link Thread#start()} propagates as it is
+     * @throws RejectedExecutionException if the factory returned {@code null}, or threw a
+     *                                    {@code RuntimeException}, or returned a started thread the worker does
+     *                                    not run in ({@code Thread.start()}'s
+     *                                    {@code IllegalThreadStateException}: the cause); an {@code Error} from
+     *                                    the factory or from {@link Thread#start()} propagates as it is
      */
     private void startWorker(Object payload) {
         Worker w = null;
@@ -1074,7 +1090,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
      * again are still stopping.
      */
     void reboot(boolean clearStopMark) {
-        if (stopLock.isHeldByCurrentThread()) {
+        if (inTransitionOnCurrentThread()) {
             throw new IllegalStateException(
                     "reboot() called from inside this pool's shutdownNow (by its logger): it would reopen the pool"
                             + " halfway through");
@@ -1100,6 +1116,12 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         } finally {
             stopLock.unlock();
         }
+    }
+
+    /** Whether the current thread holds {@link #stopLock}: inside {@link #shutdownNow}, its logger. */
+    @Override
+    public boolean inTransitionOnCurrentThread() {
+        return stopLock.isHeldByCurrentThread();
     }
 
     /** Clears the stop mark that {@code reboot(false)} kept. */

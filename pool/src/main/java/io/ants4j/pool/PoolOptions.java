@@ -306,7 +306,14 @@ public final class PoolOptions {
         }
 
         /**
-         * Sets the factory of worker threads.
+         * Sets the factory of worker threads. The pool starts each thread the factory returns, with one of its
+         * workers as the thread's task; a factory that throws a {@code RuntimeException}, returns {@code null},
+         * or returns a thread already started makes that submission fail with
+         * {@link java.util.concurrent.RejectedExecutionException} (the cause: what it threw, or
+         * {@code Thread.start()}'s {@link IllegalThreadStateException}) and gives its worker slot back; the
+         * worker never runs in a thread so returned, unless it had begun to run there before {@code Thread.start()}
+         * threw, which makes that thread the worker's and the submission succeed. An {@code Error} from the factory
+         * or from {@code Thread.start()} propagates as it is.
          *
          * @param f the factory
          * @return this builder

@@ -27,7 +27,18 @@ import java.util.concurrent.locks.LockSupport;
  * payload over happens-before the worker runs it, and a hand-off never allocates.
  *
  * <p>Life cycle: a worker is made with its first payload already in the slot and lives as long as one thread:
- * {@link #newThread} asks the pool's factory for it and {@link #start} starts it. The thread loops run, spin
+ * {@link #newThread} asks the pool's factory for it and {@link #start} starts it. A factory may hand back a
+ * thread it has started itself (or that something else runs), so {@link #run} first passes an admission,
+ * {@link #admission}: {@code start} sets it {@code ADMITTED} just before {@link Thread#start()}, and
+ * {@code run} goes on only if it turns it from {@code ADMITTED} to {@code RUNNING}; a run that finds it
+ * anything else (a thread the factory started before the pool admitted the worker, a second run) returns at
+ * once without touching the pool. If {@code Thread.start()} throws (it does on a started thread), {@code start}
+ * turns {@code ADMITTED} into {@code REVOKED}: when that CAS wins, the worker never ran and never will, and the
+ * start failed as a factory failure does; when it loses, the worker is already running in the thread, which is
+ * then simply its thread, and the start succeeded. The two CASes on one word cannot both win. The release store
+ * of {@code ADMITTED} and the volatile CAS that reads it give a thread the factory started the worker's fields
+ * (its first payload, its thread), which {@code Thread.start()}'s happens-before does not cover there. The
+ * thread loops run, spin
  * for a while in the pool's {@linkplain SpinningWorkers fast lane} (taking payloads there as long as they keep
  * coming), {@link PoolCore#revertWorker revert} (take the payload of the longest waiting submitter, or go
  * back onto the idle queue and wait for the next payload; a worker that withdrew from the lane leaves it in
@@ -62,11 +73,23 @@ final class Worker implements Runnable {
         }
     };
 
+    /** {@link #admission}: not yet admitted; a run that begins now is not the pool's and returns at once. */
+    private static final int NEW = 0;
+    /** {@link #admission}: the pool is starting the thread; the first run to begin is the worker's. */
+    private static final int ADMITTED = 1;
+    /** {@link #admission}: the worker runs, or ran, in its thread. */
+    private static final int RUNNING = 2;
+    /** {@link #admission}: the thread could not be started; the worker never runs. */
+    private static final int REVOKED = 3;
+
     private static final VarHandle SLOT;
+    private static final VarHandle ADMISSION;
 
     static {
         try {
-            SLOT = MethodHandles.lookup().findVarHandle(Worker.class, "slot", Object.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            SLOT = l.findVarHandle(Worker.class, "slot", Object.class);
+            ADMISSION = l.findVarHandle(Worker.class, "admission", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -77,6 +100,10 @@ final class Worker implements Runnable {
     /** The one-slot channel; accessed through {@link #SLOT}. */
     @SuppressWarnings("unused")
     private Object slot = EMPTY;
+
+    /** {@code NEW}, {@code ADMITTED}, {@code RUNNING} or {@code REVOKED}; accessed through {@link #ADMISSION}. */
+    @SuppressWarnings("unused")
+    private int admission = NEW;
 
     /**
      * The worker's thread; written before the thread starts and before the worker is published to the pool,
@@ -116,9 +143,30 @@ final class Worker implements Runnable {
         thread = t;
     }
 
-    /** Starts the thread made by {@link #newThread}; whatever {@link Thread#start()} throws propagates. */
+    /**
+     * Starts the thread made by {@link #newThread} and admits this worker to run in it. Returns normally when
+     * the worker runs in that thread, or will: also when {@link Thread#start()} threw but the worker had
+     * already begun to run in it (a factory that started the thread itself, after the admission).
+     *
+     * @throws IllegalThreadStateException if the thread had been started (by the factory, or by whatever it
+     *                                     handed the thread to) and the worker did not run in it: it never will
+     *                                     now; whatever else {@code Thread.start()} throws propagates likewise
+     */
     void start() {
-        thread.start();
+        ADMISSION.setRelease(this, ADMITTED); // publishes the first payload and the thread to a started thread
+        try {
+            thread.start();
+        } catch (Throwable t) {
+            if (revoke()) {
+                throw t;
+            }
+            // the worker already runs in the thread: it is the worker's thread, and the start succeeded
+        }
+    }
+
+    /** Takes back an admission the worker has not used; whether it had not, so the worker never runs. */
+    boolean revoke() {
+        return ADMISSION.compareAndSet(this, ADMITTED, REVOKED);
     }
 
     /** Hands a payload to this (detached, idle) worker and wakes it. */
@@ -153,8 +201,16 @@ final class Worker implements Runnable {
         return thread;
     }
 
+    /**
+     * The worker loop, run once by the thread the pool started; any other run (in a thread the factory started
+     * before the pool admitted the worker, after a failed start, or a second one) returns at once and leaves
+     * the pool alone.
+     */
     @Override
     public void run() {
+        if (!ADMISSION.compareAndSet(this, ADMITTED, RUNNING)) {
+            return;
+        }
         boolean counted = true;
         Object fromLane = SpinningWorkers.NONE;
         try {

@@ -138,8 +138,11 @@ public interface WorkerPool extends AutoCloseable {
      * @param timeout the longest time to wait
      * @param unit    the unit of {@code timeout}
      * @return true if the pool terminated and all its threads ended; false if the timeout elapsed first
-     * @throws InterruptedException if interrupted while waiting
-     * @throws NullPointerException if {@code unit} is null
+     * @throws InterruptedException  if interrupted while waiting
+     * @throws NullPointerException  if {@code unit} is null
+     * @throws IllegalStateException if called from inside a {@code shutdownNow} of this pool on the same thread
+     *                               (by the pool's logger, told that an interrupt threw): the pool cannot
+     *                               terminate before that {@code shutdownNow} has interrupted every task
      */
     boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException;
 
@@ -159,9 +162,13 @@ public interface WorkerPool extends AutoCloseable {
      * closed it only waits.
      *
      * @param timeout the longest time to wait
-     * @throws TimeoutException     if threads of the pool are still alive after {@code timeout}; the pool
-     *                              stays closed and its threads end on their own
-     * @throws NullPointerException if {@code timeout} is null
+     * @throws TimeoutException      if threads of the pool are still alive after {@code timeout}; the pool
+     *                               stays closed and its threads end on their own
+     * @throws NullPointerException  if {@code timeout} is null
+     * @throws IllegalStateException if called from inside a {@code shutdownNow} of this pool on the same thread
+     *                               (by the pool's logger, told that an interrupt threw): the pool cannot
+     *                               terminate before that {@code shutdownNow} has interrupted every task; the
+     *                               call changes nothing
      */
     void releaseTimeout(Duration timeout) throws TimeoutException;
 
@@ -191,6 +198,12 @@ public interface WorkerPool extends AutoCloseable {
      *
      * <p>Memory consistency effects: the actions of every task of the pool, other than the calling one and the
      * other tasks that called {@code close} on it, happen-before {@code close} returns.
+     *
+     * @throws IllegalStateException if called from inside a {@code shutdownNow} of this pool on the same thread
+     *                               (by the pool's logger, told that an interrupt threw; an interrupted
+     *                               {@code close} calls {@code shutdownNow} too): the pool cannot terminate
+     *                               before that {@code shutdownNow} has interrupted every task; the call changes
+     *                               nothing, and that {@code shutdownNow} goes on and returns normally
      */
     @Override
     void close();
