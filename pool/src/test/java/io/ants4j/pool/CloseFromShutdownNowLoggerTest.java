@@ -4,14 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.channels.spi.AbstractInterruptibleChannel;
+import io.ants4j.pool.ShutdownNowLoggerFixtures.ErrorHook;
+import io.ants4j.pool.ShutdownNowLoggerFixtures.FailingCloseChannel;
 import java.time.Duration;
-import java.util.ResourceBundle;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -27,76 +26,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * returns normally"), and the pool terminates.
  */
 class CloseFromShutdownNowLoggerTest {
-
-    /** A channel whose close, as an interrupt of the thread blocked on it performs it, throws. */
-    private static final class FailingCloseChannel extends AbstractInterruptibleChannel {
-        final CountDownLatch blocked = new CountDownLatch(1);
-        final AtomicBoolean interrupted = new AtomicBoolean();
-
-        @Override
-        protected void implCloseChannel() {
-            throw new IllegalStateException("injected: closing the channel of an interrupted thread");
-        }
-
-        void blockUntil(CountDownLatch release) {
-            begin();
-            try {
-                blocked.countDown();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (!release.await(1, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
-                    if (Thread.currentThread().isInterrupted()) {
-                        interrupted.set(true);
-                        break;
-                    }
-                }
-            } catch (InterruptedException e) {
-                interrupted.set(true);
-            } finally {
-                try {
-                    end(false);
-                } catch (Exception ignored) {
-                    // ClosedByInterruptException
-                }
-            }
-        }
-    }
-
-    /** A logger that runs {@code onError} the first time it logs at {@code ERROR}. */
-    private static final class ErrorHook implements System.Logger {
-        final AtomicReference<Runnable> onError = new AtomicReference<>();
-
-        @Override
-        public String getName() {
-            return "error-hook";
-        }
-
-        @Override
-        public boolean isLoggable(Level level) {
-            return true;
-        }
-
-        @Override
-        public void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
-            error(level);
-        }
-
-        @Override
-        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
-            error(level);
-        }
-
-        @Override
-        public void log(Level level, Supplier<String> msgSupplier, Throwable thrown) {
-            error(level);
-        }
-
-        private void error(Level level) {
-            Runnable r = level == Level.ERROR ? onError.getAndSet(null) : null;
-            if (r != null) {
-                r.run();
-            }
-        }
-    }
 
     /** A call that waits for the pool to terminate, as a logger may make it. */
     enum Wait {

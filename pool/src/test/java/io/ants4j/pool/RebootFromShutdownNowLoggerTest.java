@@ -3,12 +3,11 @@ package io.ants4j.pool;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.nio.channels.spi.AbstractInterruptibleChannel;
-import java.util.ResourceBundle;
+import io.ants4j.pool.ShutdownNowLoggerFixtures.ErrorHook;
+import io.ants4j.pool.ShutdownNowLoggerFixtures.FailingCloseChannel;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,78 +21,9 @@ import org.junit.jupiter.api.Test;
  */
 class RebootFromShutdownNowLoggerTest {
 
-    /** A channel whose close, as an interrupt of the thread blocked on it performs it, throws. */
-    private static final class FailingCloseChannel extends AbstractInterruptibleChannel {
-        final CountDownLatch blocked = new CountDownLatch(1);
-
-        @Override
-        protected void implCloseChannel() {
-            throw new IllegalStateException("injected: closing the channel of an interrupted thread");
-        }
-
-        void blockUntil(CountDownLatch release) {
-            begin();
-            try {
-                blocked.countDown();
-                // polls: an interrupt whose channel close throws sets the status but does not unpark the thread
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (!release.await(1, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
-                    if (Thread.currentThread().isInterrupted()) {
-                        break;
-                    }
-                }
-            } catch (InterruptedException e) {
-                // interrupted by shutdownNow
-            } finally {
-                try {
-                    end(false);
-                } catch (Exception ignored) {
-                    // ClosedByInterruptException
-                }
-            }
-        }
-    }
-
-    /** A logger that runs {@code onError} the first time it logs at {@code ERROR}. */
-    private static final class RebootingLogger implements System.Logger {
-        final AtomicReference<Runnable> onError = new AtomicReference<>();
-
-        @Override
-        public String getName() {
-            return "rebooting";
-        }
-
-        @Override
-        public boolean isLoggable(Level level) {
-            return true;
-        }
-
-        @Override
-        public void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
-            error(level);
-        }
-
-        @Override
-        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
-            error(level);
-        }
-
-        @Override
-        public void log(Level level, Supplier<String> msgSupplier, Throwable thrown) {
-            error(level);
-        }
-
-        private void error(Level level) {
-            Runnable r = level == Level.ERROR ? onError.getAndSet(null) : null;
-            if (r != null) {
-                r.run();
-            }
-        }
-    }
-
     @Test
     void aLoggerThatRebootsDuringShutdownNowLeavesNoOpenMultiPoolWithAClosedSubPool() throws Exception {
-        RebootingLogger logger = new RebootingLogger();
+        ErrorHook logger = new ErrorHook();
         MultiPool multi = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN,
                 PoolOptions.builder().logger(logger).build());
         FailingCloseChannel channel = new FailingCloseChannel();
@@ -144,7 +74,7 @@ class RebootFromShutdownNowLoggerTest {
      */
     @Test
     void aLoggerCannotRebootAPoolDuringItsShutdownNow() throws Exception {
-        RebootingLogger logger = new RebootingLogger();
+        ErrorHook logger = new ErrorHook();
         Pool pool = Pool.newPool(2, PoolOptions.builder().logger(logger).build());
         FailingCloseChannel channel = new FailingCloseChannel();
         CountDownLatch release = new CountDownLatch(1);

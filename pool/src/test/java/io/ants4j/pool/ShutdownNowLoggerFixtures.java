@@ -1,0 +1,90 @@
+package io.ants4j.pool;
+
+import java.nio.channels.spi.AbstractInterruptibleChannel;
+import java.util.ResourceBundle;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * What the tests of user code run by {@code shutdownNow()} share: a task blocked on a channel whose interrupt
+ * throws (so that {@code shutdownNow} logs an error), and a logger that acts on that error.
+ */
+final class ShutdownNowLoggerFixtures {
+    private ShutdownNowLoggerFixtures() {
+    }
+
+    /** A channel whose close, as an interrupt of the thread blocked on it performs it, throws. */
+    static final class FailingCloseChannel extends AbstractInterruptibleChannel {
+        final CountDownLatch blocked = new CountDownLatch(1);
+        final AtomicBoolean interrupted = new AtomicBoolean();
+
+        @Override
+        protected void implCloseChannel() {
+            throw new IllegalStateException("injected: closing the channel of an interrupted thread");
+        }
+
+        /** Blocks on the channel until {@code release} opens or the thread is interrupted (30 s at most). */
+        void blockUntil(CountDownLatch release) {
+            begin();
+            try {
+                blocked.countDown();
+                // polls: an interrupt whose channel close throws sets the status but does not unpark the thread
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!release.await(1, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
+                    if (Thread.currentThread().isInterrupted()) {
+                        interrupted.set(true);
+                        break;
+                    }
+                }
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+            } finally {
+                try {
+                    end(false);
+                } catch (Exception ignored) {
+                    // ClosedByInterruptException
+                }
+            }
+        }
+    }
+
+    /** A logger that runs {@code onError} the first time it logs at {@code ERROR}. */
+    static final class ErrorHook implements System.Logger {
+        final AtomicReference<Runnable> onError = new AtomicReference<>();
+
+        @Override
+        public String getName() {
+            return "error-hook";
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+            return true;
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
+            error(level);
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+            error(level);
+        }
+
+        @Override
+        public void log(Level level, Supplier<String> msgSupplier, Throwable thrown) {
+            error(level);
+        }
+
+        private void error(Level level) {
+            Runnable r = level == Level.ERROR ? onError.getAndSet(null) : null;
+            if (r != null) {
+                r.run();
+            }
+        }
+    }
+}
