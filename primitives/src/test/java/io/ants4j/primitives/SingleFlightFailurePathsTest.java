@@ -28,13 +28,6 @@ import org.junit.jupiter.api.Test;
 class SingleFlightFailurePathsTest {
     private final SingleFlight<String, Object> flight = new SingleFlight<>();
 
-    private static void untilJoined(Thread thread) {
-        until(thread + " joins a call", () -> {
-            Object blocker = LockSupport.getBlocker(thread);
-            return blocker != null && blocker.getClass().getName().startsWith(SingleFlight.class.getName());
-        });
-    }
-
     private static void await(CountDownLatch latch) throws InterruptedException {
         assertTrue(latch.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), "latch not opened in time");
     }
@@ -52,7 +45,7 @@ class SingleFlightFailurePathsTest {
         CompletableFuture<Result<Object>> starter = flight.submit("key", () -> "value", held::set);
         assertTrue(starter.cancel(true));
         Threads.Task<Result<Object>> waiter = start(() -> flight.run("key", () -> "not called"));
-        untilJoined(waiter.thread());
+        SingleFlightTest.untilJoined(waiter.thread());
         held.get().run();
         assertEquals(new Result<>("value", false), get(waiter),
                 "the value went to the waiter alone (the starter's future was cancelled)");
@@ -203,7 +196,7 @@ class SingleFlightFailurePathsTest {
                 start(() -> flight.submit("key", () -> "value", runsThenThrows));
         await(executing);
         Threads.Task<Result<Object>> waiter = start(Thread.ofVirtual(), () -> flight.run("key", () -> "not called"));
-        untilJoined(waiter.thread());
+        SingleFlightTest.untilJoined(waiter.thread());
         int carriers = Runtime.getRuntime().availableProcessors();
         CountDownLatch spinning = new CountDownLatch(carriers);
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
@@ -286,91 +279,48 @@ class SingleFlightFailurePathsTest {
     // every later caller of that key joins a call that never completes.
     // ---------------------------------------------------------------------------------------------
 
-    private static final int DEPTHS = 300;
-    private static int depth;
-    private static int overflowed;
-    private static java.util.function.IntConsumer attemptAtDepth;
-
-    private static void descend() {
-        try {
-            descend();
-        } catch (StackOverflowError bottom) {
-            // the bottom, or a level below failed before it could attempt
-        }
-        if (depth < DEPTHS) {
-            int k = depth++;
-            try {
-                attemptAtDepth.accept(k);
-            } catch (StackOverflowError expected) {
-                overflowed++;
-            }
-        }
-    }
-
-    @Test
-    void aRunNearTheStackLimitLeavesNoKeyInFlightForEver() throws Exception {
-        SingleFlight<Integer, Object> deep = new SingleFlight<>();
+    /** Warms {@code deep} up, makes {@code attempt} at every depth near the stack limit, returns the keys left in flight. */
+    private static java.util.List<Integer> keysInFlightAfterAttemptsNearTheStackLimit(SingleFlight<Integer, Object> deep,
+            java.util.function.IntConsumer attempt) throws Exception {
         for (int i = 0; i < 3; i++) {
             deep.run(-1, () -> "warm-up");
             get(deep.submit(-1, () -> "warm-up", Runnable::run));
         }
-        synchronized (SingleFlightFailurePathsTest.class) {
-            depth = 0;
-            overflowed = 0;
-            attemptAtDepth = k -> {
-                try {
-                    deep.run(k, () -> "value");
-                } catch (ExecutionException | InterruptedException e) {
-                    throw new AssertionError(e);
-                }
-            };
-            Thread t = new Thread(null, SingleFlightFailurePathsTest::descend, "deep-caller", 512 * 1024);
-            t.setDaemon(true);
-            t.start();
-            Threads.join(t);
-        }
-        assertTrue(overflowed > 0, "no attempt overflowed: the test proves nothing");
+        assertTrue(StackLimit.atEveryDepth(attempt) > 0, "no attempt overflowed: the test proves nothing");
         java.util.List<Integer> stuck = new java.util.ArrayList<>();
-        for (int k = 0; k < DEPTHS; k++) {
+        for (int k = 0; k < StackLimit.DEPTHS; k++) {
             CompletableFuture<Result<Object>> later = deep.submit(k, () -> "later", Runnable::run);
             if (!later.isDone()) {
                 stuck.add(k);
             }
         }
+        return stuck;
+    }
+
+    @Test
+    void aRunNearTheStackLimitLeavesNoKeyInFlightForEver() throws Exception {
+        SingleFlight<Integer, Object> deep = new SingleFlight<>();
+        java.util.List<Integer> stuck = keysInFlightAfterAttemptsNearTheStackLimit(deep, k -> {
+            try {
+                deep.run(k, () -> "value");
+            } catch (ExecutionException | InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        });
         assertEquals(java.util.List.of(), stuck, "keys whose later calls join a call that never completes; " + deep);
     }
 
     @Test
     void aSubmitNearTheStackLimitLeavesNoKeyInFlightForEver() throws Exception {
         SingleFlight<Integer, Object> deep = new SingleFlight<>();
-        for (int i = 0; i < 3; i++) {
-            deep.run(-1, () -> "warm-up");
-            get(deep.submit(-1, () -> "warm-up", Runnable::run));
-        }
         AtomicInteger internalErrors = new AtomicInteger();
-        synchronized (SingleFlightFailurePathsTest.class) {
-            depth = 0;
-            overflowed = 0;
-            attemptAtDepth = k -> {
-                try {
-                    deep.submit(k, () -> "value", Runnable::run);
-                } catch (ClassCastException e) {
-                    internalErrors.incrementAndGet();
-                }
-            };
-            Thread t = new Thread(null, SingleFlightFailurePathsTest::descend, "deep-caller", 512 * 1024);
-            t.setDaemon(true);
-            t.start();
-            Threads.join(t);
-        }
-        assertTrue(overflowed > 0, "no attempt overflowed: the test proves nothing");
-        java.util.List<Integer> stuck = new java.util.ArrayList<>();
-        for (int k = 0; k < DEPTHS; k++) {
-            CompletableFuture<Result<Object>> later = deep.submit(k, () -> "later", Runnable::run);
-            if (!later.isDone()) {
-                stuck.add(k);
+        java.util.List<Integer> stuck = keysInFlightAfterAttemptsNearTheStackLimit(deep, k -> {
+            try {
+                deep.submit(k, () -> "value", Runnable::run);
+            } catch (ClassCastException e) {
+                internalErrors.incrementAndGet();
             }
-        }
+        });
         assertEquals(0, internalErrors.get(), "submits that threw ClassCastException");
         assertEquals(java.util.List.of(), stuck, "keys whose later calls join a call that never completes; " + deep);
     }
@@ -385,7 +335,7 @@ class SingleFlightFailurePathsTest {
         AtomicReference<Threads.Task<Result<Object>>> inner = new AtomicReference<>();
         Result<Object> outer = flight.run("key", () -> {
             inner.set(start(() -> flight.run("key", () -> "not called")));
-            untilJoined(inner.get().thread());
+            SingleFlightTest.untilJoined(inner.get().thread());
             return "value";
         });
         assertEquals(new Result<>("value", true), outer);
@@ -416,7 +366,7 @@ class SingleFlightFailurePathsTest {
             }
         });
         Threads.Task<Result<Object>> waiter = start(() -> flight.run("key", () -> "not called"));
-        untilJoined(waiter.thread());
+        SingleFlightTest.untilJoined(waiter.thread());
         Thread completing = Thread.ofPlatform().daemon(true).start(held.get());
         try {
             assertEquals(new Result<>("value", true), get(waiter));

@@ -34,7 +34,7 @@ class SingleFlightTest {
     private final SingleFlight<String, Object> flight = new SingleFlight<>();
 
     /** Waits until {@code thread} waits for a call another caller started. */
-    private static void untilJoined(Thread thread) {
+    static void untilJoined(Thread thread) {
         until(thread + " joins a call", () -> {
             Object blocker = LockSupport.getBlocker(thread);
             return blocker != null && blocker.getClass().getName().startsWith(SingleFlight.class.getName());

@@ -38,45 +38,10 @@ class StackOverflowLimitTest {
         return recurseForever(n + 1) + 1;
     }
 
-    /** Depths tried, from the bottom of the stack up. */
-    private static final int DEPTHS = 300;
-
-    private static int depth;
-    private static IntConsumer attemptAtDepth;
-
-    private static void descend() {
-        try {
-            descend();
-        } catch (StackOverflowError bottom) {
-            // the bottom, or a level below failed before it could attempt: attempt here
-        }
-        if (depth < DEPTHS) {
-            int k = depth++;
-            try {
-                attemptAtDepth.accept(k);
-            } catch (Throwable expected) {
-                // StackOverflowError, or whatever the primitive throws after it
-            }
-        }
-    }
-
-    /**
-     * Calls {@code attempt} with 0, 1, ... at successive depths of a 512 KB stack, from the
-     * bottom up (one frame of {@link #descend} apart), so that at some depth the primitive changes
-     * its state and then finds too little stack to finish.
-     */
-    private static synchronized void atEveryDepth(IntConsumer attempt) throws InterruptedException {
+    /** Calls {@code attempt} at every depth near the stack limit ({@link StackLimit}), after a warm-up. */
+    private static void atEveryDepth(IntConsumer attempt) throws InterruptedException {
         warmUp();
-        depth = 0;
-        attemptAtDepth = attempt;
-        Thread t = new Thread(null, StackOverflowLimitTest::descend, "deep-caller", 512 * 1024);
-        t.setDaemon(true);
-        t.setUncaughtExceptionHandler((thread, e) -> { });
-        t.start();
-        t.join(60_000);
-        if (t.isAlive()) {
-            fail("the descent did not finish");
-        }
+        StackLimit.atEveryDepth(attempt);
     }
 
     /** Runs each body on a daemon thread; the indices of those that have not finished within {@link #WAIT_MS}. */
@@ -170,9 +135,9 @@ class StackOverflowLimitTest {
      */
     @Test
     void onceFuncStackOverflowRightAfterTheClaimLeavesItClaimedForEver() throws Exception {
-        int[] calls = new int[DEPTHS];
-        Runnable[] funcs = new Runnable[DEPTHS];
-        for (int i = 0; i < DEPTHS; i++) {
+        int[] calls = new int[StackLimit.DEPTHS];
+        Runnable[] funcs = new Runnable[StackLimit.DEPTHS];
+        for (int i = 0; i < StackLimit.DEPTHS; i++) {
             int k = i;
             funcs[i] = Once.func(() -> {
                 calls[k]++;
@@ -181,7 +146,7 @@ class StackOverflowLimitTest {
         }
         atEveryDepth(k -> funcs[k].run());
         Map<Integer, Runnable> notComputed = new TreeMap<>();
-        for (int i = 0; i < DEPTHS; i++) {
+        for (int i = 0; i < StackLimit.DEPTHS; i++) {
             if (funcs[i].toString().endsWith("[not computed]")) {
                 notComputed.put(i, funcs[i]);
             }
@@ -195,9 +160,9 @@ class StackOverflowLimitTest {
     /** The same for Once.value. */
     @Test
     void onceValueStackOverflowRightAfterTheClaimLeavesItClaimedForEver() throws Exception {
-        int[] calls = new int[DEPTHS];
+        int[] calls = new int[StackLimit.DEPTHS];
         List<Supplier<Integer>> values = new ArrayList<>();
-        for (int i = 0; i < DEPTHS; i++) {
+        for (int i = 0; i < StackLimit.DEPTHS; i++) {
             int k = i;
             values.add(Once.value(() -> {
                 calls[k]++;
@@ -206,7 +171,7 @@ class StackOverflowLimitTest {
         }
         atEveryDepth(k -> values.get(k).get());
         Map<Integer, Runnable> notComputed = new TreeMap<>();
-        for (int i = 0; i < DEPTHS; i++) {
+        for (int i = 0; i < StackLimit.DEPTHS; i++) {
             if (values.get(i).toString().endsWith("[not computed]")) {
                 notComputed.put(i, values.get(i)::get);
             }
@@ -226,10 +191,10 @@ class StackOverflowLimitTest {
      */
     @Test
     void onceRunStackOverflowAfterTakingItsLockLeavesItLockedForEver() throws Exception {
-        int[] calls = new int[DEPTHS];
-        Once[] onces = new Once[DEPTHS];
-        Runnable[] actions = new Runnable[DEPTHS];
-        for (int i = 0; i < DEPTHS; i++) {
+        int[] calls = new int[StackLimit.DEPTHS];
+        Once[] onces = new Once[StackLimit.DEPTHS];
+        Runnable[] actions = new Runnable[StackLimit.DEPTHS];
+        for (int i = 0; i < StackLimit.DEPTHS; i++) {
             int k = i;
             onces[i] = new Once();
             actions[i] = () -> {
@@ -239,7 +204,7 @@ class StackOverflowLimitTest {
         }
         atEveryDepth(k -> onces[k].run(actions[k]));
         Map<Integer, Runnable> notDone = new TreeMap<>();
-        for (int i = 0; i < DEPTHS; i++) {
+        for (int i = 0; i < StackLimit.DEPTHS; i++) {
             if (!onces[i].isDone()) {
                 Once once = onces[i];
                 notDone.put(i, () -> once.run(() -> { }));
@@ -259,10 +224,10 @@ class StackOverflowLimitTest {
      */
     @Test
     void waitGroupGoStackOverflowAfterAddLeavesTheCountUp() throws Exception {
-        int[] calls = new int[DEPTHS];
-        WaitGroup[] groups = new WaitGroup[DEPTHS];
-        Runnable[] tasks = new Runnable[DEPTHS];
-        for (int i = 0; i < DEPTHS; i++) {
+        int[] calls = new int[StackLimit.DEPTHS];
+        WaitGroup[] groups = new WaitGroup[StackLimit.DEPTHS];
+        Runnable[] tasks = new Runnable[StackLimit.DEPTHS];
+        for (int i = 0; i < StackLimit.DEPTHS; i++) {
             int k = i;
             groups[i] = new WaitGroup();
             tasks[i] = () -> {
@@ -273,7 +238,7 @@ class StackOverflowLimitTest {
         Executor inline = Runnable::run;
         atEveryDepth(k -> groups[k].go(inline, tasks[k]));
         List<String> counted = new ArrayList<>();
-        for (int i = 0; i < DEPTHS; i++) {
+        for (int i = 0; i < StackLimit.DEPTHS; i++) {
             if (groups[i].count() != 0) {
                 counted.add("#" + i + ": count " + groups[i].count() + ", task called " + calls[i] + " time(s)");
             }
