@@ -1,0 +1,143 @@
+package io.ants4j.primitives;
+
+import static io.ants4j.primitives.Threads.TIMEOUT;
+import static io.ants4j.primitives.Threads.get;
+import static io.ants4j.primitives.Threads.start;
+import static io.ants4j.primitives.Threads.until;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.primitives.SingleFlight.Result;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+
+/** Second adversarial review of SingleFlight: the hand-over (claimed, counted, given) and the stage word. */
+class SingleFlightReview2Test {
+    private final SingleFlight<String, Object> flight = new SingleFlight<>();
+
+    private static void untilJoined(Thread thread) {
+        until(thread + " joins a call", () -> {
+            Object blocker = LockSupport.getBlocker(thread);
+            return blocker != null && blocker.getClass().getName().startsWith(SingleFlight.class.getName());
+        });
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Result's javadoc: "whether it was given to more than one caller (Go's shared)"; run's @return
+    // "whether it was given to more than one caller". The hand-over counts a future that is not done
+    // as a taker, then completes the joined futures before the starter's: a dependent of a joined
+    // future (run by the hand-over, in the completing thread) cancels the starter's future in between.
+    // The value goes to one caller only, and that caller is told it was shared.
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void aValueGivenToOneFutureOnlyIsNotSharedThoughTheStartersFutureWasCountedBeforeItsCancel() {
+        AtomicReference<Runnable> held = new AtomicReference<>();
+        CompletableFuture<Result<Object>> starter = flight.submit("key", () -> "value", held::set);
+        CompletableFuture<Result<Object>> joined = flight.submit("key", () -> "not called");
+        AtomicBoolean cancelledByDependent = new AtomicBoolean();
+        joined.thenRun(() -> cancelledByDependent.set(starter.cancel(false)));
+        held.get().run();
+        assertTrue(cancelledByDependent.get(), "the starter's future was completed before the joined one");
+        assertTrue(starter.isCancelled());
+        assertEquals(new Result<>("value", false), get(joined),
+                "the value was given to the joined future alone (the starter's future was cancelled, never given it)");
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // StackOverflowError in the completion of a call whose function ran, with a thread waiting for it.
+    // Issue: "later callers wait for it and share its outcome"; "an interrupted waiter stops waiting
+    // (InterruptedException) without disturbing the call". A call submitted to an executor that holds
+    // its task; a virtual thread joins it; the task is run with the stack nearly full, at each depth
+    // from the bottom up. Where the function returned but the completion overflowed, the waiter must
+    // still be given the outcome; and if not, an interrupt must at least let it leave (a node CLAIMED
+    // and never GIVEN parks again for ever, interrupt or not).
+    // ---------------------------------------------------------------------------------------------
+
+    private static final int DEPTHS = 300;
+    private static int depth;
+    private static int overflowed;
+    private static java.util.function.IntConsumer attemptAtDepth;
+
+    private static void descend() {
+        try {
+            descend();
+        } catch (StackOverflowError bottom) {
+            // the bottom, or a level below failed before it could attempt
+        }
+        if (depth < DEPTHS) {
+            int k = depth++;
+            try {
+                attemptAtDepth.accept(k);
+            } catch (StackOverflowError expected) {
+                overflowed++;
+            }
+        }
+    }
+
+    @Test
+    void aCompletionNearTheStackLimitStillGivesTheOutcomeToTheWaitingThread() throws Exception {
+        SingleFlight<Integer, Object> deep = new SingleFlight<>();
+        for (int i = 0; i < 3; i++) {
+            deep.run(-1, () -> "warm-up");
+            get(deep.submit(-1, () -> "warm-up", Runnable::run));
+        }
+        AtomicReferenceArray<Runnable> held = new AtomicReferenceArray<>(DEPTHS);
+        AtomicReferenceArray<Object> fnReturned = new AtomicReferenceArray<>(DEPTHS);
+        List<Threads.Task<Result<Object>>> waiters = new ArrayList<>();
+        for (int k = 0; k < DEPTHS; k++) {
+            int key = k;
+            deep.submit(k, () -> {
+                fnReturned.set(key, Boolean.TRUE);
+                return "value";
+            }, task -> held.set(key, task));
+            Threads.Task<Result<Object>> waiter = start(Thread.ofVirtual(), () -> deep.run(key, () -> "not called"));
+            untilJoined(waiter.thread());
+            waiters.add(waiter);
+        }
+        synchronized (SingleFlightReview2Test.class) {
+            depth = 0;
+            overflowed = 0;
+            attemptAtDepth = k -> held.get(k).run();
+            Thread t = new Thread(null, SingleFlightReview2Test::descend, "deep-completer", 512 * 1024);
+            t.setDaemon(true);
+            t.start();
+            Threads.join(t);
+        }
+        assertTrue(overflowed > 0, "no attempt overflowed: the test proves nothing");
+        List<Integer> neverGiven = new ArrayList<>();
+        List<Integer> stuckThoughInterrupted = new ArrayList<>();
+        for (int k = 0; k < DEPTHS; k++) {
+            if (fnReturned.get(k) == null) {
+                continue; // the task overflowed before it called the function: a dropped task, documented
+            }
+            CompletableFuture<Result<Object>> outcome = waiters.get(k).result();
+            try {
+                outcome.get(k == 0 || neverGiven.isEmpty() ? 2_000 : 50, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                neverGiven.add(k);
+                waiters.get(k).thread().interrupt();
+                if (!waiters.get(k).thread().join(java.time.Duration.ofSeconds(2))) {
+                    stuckThoughInterrupted.add(k);
+                }
+            } catch (java.util.concurrent.ExecutionException e) {
+                // given a failure (the overflow): an outcome all the same
+            }
+        }
+        for (Threads.Task<Result<Object>> w : waiters) {
+            w.thread().interrupt();
+        }
+        assertEquals(List.of(), stuckThoughInterrupted,
+                "depths whose waiting thread ignores interrupts for ever (never given: " + neverGiven + ")");
+        assertEquals(List.of(), neverGiven, "depths whose function returned but whose waiting thread was never given the outcome");
+    }
+}
