@@ -140,4 +140,18 @@ class SingleFlightReview2Test {
                 "depths whose waiting thread ignores interrupts for ever (never given: " + neverGiven + ")");
         assertEquals(List.of(), neverGiven, "depths whose function returned but whose waiting thread was never given the outcome");
     }
+
+    // ---------------------------------------------------------------------------------------------
+    // An unpark that throws while the hand-over wakes the waiting threads (UnparkFailureTest: a virtual
+    // thread whose scheduler rejects its continuation). Class javadoc: "Every caller of a call is given
+    // the same outcome ... the one that ran the function included"; the project's rule for Once
+    // (CHANGELOG, Fixed): "the caller gets its function's outcome". run rethrows the unpark's exception
+    // to the caller that ran the function, instead of its Result.
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    @org.junit.jupiter.api.Timeout(120)
+    void theCallerThatRanTheFunctionGetsItsResultEvenIfWakingALostWaiterThrows() throws Exception {
+        UnparkFailureTest.runProbe("singleflight-run");
+    }
 }

@@ -83,7 +83,7 @@ class UnparkFailureTest {
         runProbe("cond-over-reentrant-lock");
     }
 
-    private static void runProbe(String probe) throws Exception {
+    static void runProbe(String probe) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classPath = Path.of(Mutex.class.getProtectionDomain().getCodeSource().getLocation().toURI())
                 + File.pathSeparator
