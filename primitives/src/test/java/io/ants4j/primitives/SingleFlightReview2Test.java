@@ -154,4 +154,43 @@ class SingleFlightReview2Test {
     void theCallerThatRanTheFunctionGetsItsResultEvenIfWakingALostWaiterThrows() throws Exception {
         UnparkFailureTest.runProbe("singleflight-run");
     }
+
+    // ---------------------------------------------------------------------------------------------
+    // run's javadoc: "if the function throws InterruptedException, run sets the caller's interrupt status
+    // again and throws the ExecutionException, so the interrupt is not lost". run now sets it before the
+    // completion, and the completion runs the dependents of the joined futures in that same thread: a
+    // dependent that waits (here a bounded sleep; any blocking call of another caller's code) throws
+    // InterruptedException at once, and the caller's interrupt status is consumed by another caller's code.
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void theFunctionsInterruptIsNotConsumedByADependentOfAJoinedFuture() {
+        AtomicReference<CompletableFuture<Result<Object>>> joined = new AtomicReference<>();
+        AtomicBoolean dependentInterrupted = new AtomicBoolean();
+        Throwable thrown;
+        try {
+            flight.run("key", () -> {
+                // another caller joins (in this thread, for determinism: a submit from any thread joins alike)
+                CompletableFuture<Result<Object>> f = flight.submit("key", () -> "not called");
+                f.whenComplete((r, e) -> {
+                    try {
+                        Thread.sleep(1); // another caller's code that waits
+                    } catch (InterruptedException ie) {
+                        dependentInterrupted.set(true);
+                    }
+                });
+                joined.set(f);
+                throw new InterruptedException("the function's");
+            });
+            thrown = null;
+        } catch (Throwable t) {
+            thrown = t;
+        }
+        boolean interrupted = Thread.interrupted();
+        Throwable runThrew = thrown;
+        assertTrue(runThrew instanceof java.util.concurrent.ExecutionException, () -> "run threw " + runThrew);
+        assertTrue(joined.get().isCompletedExceptionally());
+        assertTrue(interrupted, "the function threw InterruptedException; the caller's interrupt status is lost"
+                + (dependentInterrupted.get() ? " (a dependent of another caller's future was interrupted by it)" : ""));
+    }
 }
