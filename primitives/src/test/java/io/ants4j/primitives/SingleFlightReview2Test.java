@@ -193,4 +193,44 @@ class SingleFlightReview2Test {
         assertTrue(interrupted, "the function threw InterruptedException; the caller's interrupt status is lost"
                 + (dependentInterrupted.get() ? " (a dependent of another caller's future was interrupted by it)" : ""));
     }
+
+    // ---------------------------------------------------------------------------------------------
+    // Passing checks of claims no test covered.
+    // ---------------------------------------------------------------------------------------------
+
+    /** Result's javadoc: "Every caller of the call is given the same record": the runner, a waiting thread, two futures. */
+    @Test
+    void everyCallerIsGivenTheSameRecord() throws Exception {
+        AtomicReference<Threads.Task<Result<Object>>> waiter = new AtomicReference<>();
+        AtomicReference<CompletableFuture<Result<Object>>> joined = new AtomicReference<>();
+        AtomicReference<CompletableFuture<Result<Object>>> joinedLater = new AtomicReference<>();
+        Result<Object> ran = flight.run("key", () -> {
+            joined.set(flight.submit("key", () -> "not called"));
+            waiter.set(start(Thread.ofVirtual(), () -> flight.run("key", () -> "not called")));
+            untilJoined(waiter.get().thread());
+            joinedLater.set(flight.submit("key", () -> "not called"));
+            return "value";
+        });
+        assertEquals(new Result<>("value", true), ran);
+        org.junit.jupiter.api.Assertions.assertSame(ran, get(waiter.get()));
+        org.junit.jupiter.api.Assertions.assertSame(ran, get(joined.get()));
+        org.junit.jupiter.api.Assertions.assertSame(ran, get(joinedLater.get()));
+    }
+
+    /** An executor that runs the task twice (inline, then on another thread): the function is called once. */
+    @Test
+    void anExecutorThatRunsTheTaskTwiceCallsTheFunctionOnce() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        AtomicReference<Runnable> kept = new AtomicReference<>();
+        CompletableFuture<Result<Object>> f = flight.submit("key", () -> "value " + calls.incrementAndGet(), task -> {
+            kept.set(task);
+            task.run();
+        });
+        Thread again = Thread.ofPlatform().daemon(true).start(kept.get());
+        Threads.join(again);
+        kept.get().run();
+        assertEquals(new Result<>("value 1", false), get(f));
+        assertEquals(1, calls.get());
+        assertEquals(new Result<>("new", false), flight.run("key", () -> "new"));
+    }
 }
