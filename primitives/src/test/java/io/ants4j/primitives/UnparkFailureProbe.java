@@ -35,6 +35,9 @@ import java.util.function.Supplier;
  *       releases the lock and then throws an {@link Error} (unparking the waiter it woke failed): the Cond javadoc
  *       says "OutOfMemoryError (or any other error) if the wait cannot be set up or continued; the lock is held
  *       again", so the caller's {@code finally} releases its own hold, not another thread's.
+ *   <li>{@code singleflight-run}: a {@link SingleFlight#run} function returns while a thread and a future wait
+ *       for it and a second thread, pushed last, is lost; the caller that ran the function must get its
+ *       {@code Result}, the other thread and the future too.
  *   <li>{@code once-value}: a {@link Once#value} supplier returns while two threads wait for it, the later one
  *       lost; the other waiter must still get the value, and the caller that ran the supplier too.
  * </ul>
@@ -52,6 +55,7 @@ final class UnparkFailureProbe {
                 case "rwmutex-write-unlock" -> rwMutexWriteUnlock();
                 case "rwmutex-writer-gives-up" -> rwMutexWriterGivesUp();
                 case "once-value" -> onceValue();
+                case "singleflight-run" -> singleFlightRun();
                 case "cond-over-mutex" -> condOverMutex();
                 case "cond-over-reentrant-lock" -> condOverReentrantLock();
                 case "taskgroup-interrupted-submitter" -> taskGroupInterruptedSubmitter();
@@ -371,6 +375,82 @@ final class UnparkFailureProbe {
         }
         if (!"value".equals(got) || !"returned value".equals(firstOutcome)) {
             return "FAIL: waiter got " + got + ", the caller that ran the supplier " + firstOutcome;
+        }
+        return "OK";
+    }
+
+    private static String singleFlightRun() throws Exception {
+        RejectingScheduler scheduler = new RejectingScheduler();
+        SingleFlight<String, String> flight = new SingleFlight<>();
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        CompletableFuture<String> runnerGot = new CompletableFuture<>();
+        Thread runner = new Thread(() -> {
+            try {
+                runnerGot.complete("returned " + flight.run("key", () -> {
+                    running.countDown();
+                    finish.await();
+                    return "value";
+                }));
+            } catch (Throwable t) {
+                runnerGot.complete("threw " + t);
+            }
+        });
+        runner.setDaemon(true);
+        runner.start();
+        if (!running.await(WAIT_MS, TimeUnit.MILLISECONDS)) {
+            return "FAIL: setup: the function did not start";
+        }
+        CompletableFuture<SingleFlight.Result<String>> joined = flight.submit("key", () -> "not called");
+        CompletableFuture<String> waiterGot = new CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                waiterGot.complete("returned " + flight.run("key", () -> "not called"));
+            } catch (Throwable t) {
+                waiterGot.complete("threw " + t);
+            }
+        });
+        waiter.setDaemon(true);
+        waiter.start();
+        if (!until(() -> parked(waiter))) {
+            return "FAIL: setup: the waiter did not park";
+        }
+        Thread lost = startVirtual(scheduler, () -> {
+            try {
+                flight.run("key", () -> "not called");
+            } catch (Exception e) {
+                // lost: never woken
+            }
+        });
+        if (!until(() -> parked(lost))) {
+            return "FAIL: setup: the lost waiter did not park";
+        }
+        scheduler.reject = true;
+        finish.countDown();
+        String runnerOutcome;
+        String waiterOutcome;
+        String joinedOutcome;
+        try {
+            runnerOutcome = runnerGot.get(WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException hung) {
+            runnerOutcome = "nothing (hung)";
+        }
+        try {
+            waiterOutcome = waiterGot.get(WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException hung) {
+            waiterOutcome = "nothing (never woken)";
+        }
+        try {
+            joinedOutcome = "returned " + joined.get(WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException hung) {
+            joinedOutcome = "nothing (never completed)";
+        } catch (java.util.concurrent.ExecutionException e) {
+            joinedOutcome = "threw " + e.getCause();
+        }
+        String expected = "returned " + new SingleFlight.Result<>("value", true);
+        if (!expected.equals(runnerOutcome) || !expected.equals(waiterOutcome) || !expected.equals(joinedOutcome)) {
+            return "FAIL: the function returned \"value\"; the caller that ran it " + runnerOutcome
+                    + "; the waiting thread " + waiterOutcome + "; the joined future " + joinedOutcome;
         }
         return "OK";
     }

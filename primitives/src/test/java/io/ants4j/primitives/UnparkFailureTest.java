@@ -83,13 +83,18 @@ class UnparkFailureTest {
         runProbe("cond-over-reentrant-lock");
     }
 
-    private static void runProbe(String probe) throws Exception {
+    static void runProbe(String probe) throws Exception {
+        runProbe(UnparkFailureProbe.class, probe);
+    }
+
+    /** Runs {@code main}'s {@code main(probe)} in a JVM of its own; its last line must be {@code OK}. */
+    static void runProbe(Class<?> main, String probe) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classPath = Path.of(Mutex.class.getProtectionDomain().getCodeSource().getLocation().toURI())
                 + File.pathSeparator
-                + Path.of(UnparkFailureProbe.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+                + Path.of(main.getProtectionDomain().getCodeSource().getLocation().toURI());
         Process p = new ProcessBuilder(java, "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-                "-cp", classPath, UnparkFailureProbe.class.getName(), probe)
+                "-cp", classPath, main.getName(), probe)
                 .redirectErrorStream(true).start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the probe JVM did not end");
         String out = new String(p.getInputStream().readAllBytes()).strip();
