@@ -107,14 +107,17 @@ public final class SingleFlight<K, V> {
      * the submit task before the key is registered or the stack pushed; the InterruptedException of
      * a leaving waiter after it has left (an OutOfMemoryError then leaves it gone with its interrupt
      * status set). The completion allocates nothing before the hand-over but what the map's remove
-     * may (untreeifying a bin): a remove that throws still publishes and hands over (finally), and the
-     * completed call left in the map is replaced by the next caller for its key. The hand-over
-     * catches what one step throws, hands over to all the others, then rethrows it. It allocates one
-     * Result; if that fails, a woken thread makes its own (or its ExecutionException), and the futures
-     * are failed with the error. Waking a platform thread allocates nothing; completing a future may
-     * (the failure's wrapper, made by CompletableFuture): if it fails, the future is failed with that
-     * error if that can be done, else it stays incomplete, as the future of a
-     * CompletableFuture.supplyAsync whose completion fails does; the completing thread throws. The
+     * may (untreeifying a bin): a remove that throws is passed over, and the completed call left in
+     * the map is replaced by the next caller for its key. The completion throws nothing: whatever fails
+     * on the way to one caller (an unpark of a virtual thread the JDK cannot schedule, a future's
+     * completion on an exhausted heap) concerns that caller, and the caller that ran the function is
+     * given its outcome as every other is (as Once does). The hand-over allocates one Result; if that
+     * fails, a woken thread makes its own (or its ExecutionException), and the futures are failed with
+     * the error. Waking a platform thread allocates nothing; completing a future may (the failure's
+     * wrapper, made by CompletableFuture): if it fails, the future is failed with that error if that
+     * can be done, else it stays incomplete, as the future of a CompletableFuture.supplyAsync whose
+     * completion fails does. A StackOverflowError in the completion is out of reach, as in every
+     * primitive (README): its waiting callers may then wait for ever. The
      * first run of each VarHandle call site in the JVM links it, which allocates; class
      * initialization runs every one, and the futures' completions, on throwaway calls
      * (linkStateChanges), so a completion on an exhausted heap finds them linked.
@@ -190,8 +193,8 @@ public final class SingleFlight<K, V> {
     }
 
     /**
-     * The outcome of a call that returned: its value, and whether it was given to more than one
-     * caller (Go's {@code shared}). Every caller of the call is given the same record.
+     * The outcome of a call that returned: its value, and whether it was shared (Go's {@code shared}).
+     * Every caller of the call is given the same record.
      *
      * @param value what the call's function returned; may be {@code null}
      * @param shared {@code true} if, when the call completed, more than one of its callers was
@@ -213,7 +216,7 @@ public final class SingleFlight<K, V> {
      *
      * @param key the key; calls for equal keys are collapsed
      * @param fn computes the value; called only if no call for {@code key} is in flight
-     * @return the call's value and whether it was given to more than one caller
+     * @return the call's value and whether it was shared (see the class description)
      * @throws ExecutionException if the call's function threw; its cause is what it threw
      * @throws InterruptedException if this thread was interrupted while it waited for a call that
      *     another caller started (a caller that runs {@code fn} does not throw it)
@@ -346,11 +349,7 @@ public final class SingleFlight<K, V> {
             // The executor may have run or kept the task before it threw: the call is failed only if
             // the task has not started it, and a task run later then does nothing.
             if (call.claim(REFUSED)) {
-                try {
-                    complete(key, call, null, refusal);
-                } catch (Throwable handOverFailure) {
-                    addSuppressedQuietly(refusal, handOverFailure);
-                }
+                complete(key, call, null, refusal);
             }
             throw refusal;
         }
@@ -366,8 +365,9 @@ public final class SingleFlight<K, V> {
 
     /**
      * Calls {@code fn} and completes {@code call} with what it returned or threw. An
-     * {@link InterruptedException} of {@code fn} sets the calling thread's interrupt status again first,
-     * so that the interrupt is not lost whatever the completion throws.
+     * {@link InterruptedException} of {@code fn} sets the calling thread's interrupt status again, after
+     * the completion: the dependents of joined futures that the completion runs in this thread are
+     * other callers' code, which the interrupt must not reach.
      */
     private void callAndComplete(K key, Call<V> call, Callable<? extends V> fn) {
         V value = null;
@@ -376,33 +376,32 @@ public final class SingleFlight<K, V> {
             value = fn.call();
         } catch (Throwable t) {
             failure = t;
-            if (t instanceof InterruptedException) {
+        }
+        try {
+            complete(key, call, value, failure);
+        } finally {
+            if (failure instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
         }
-        complete(key, call, value, failure);
     }
 
     /**
      * Completes {@code call}: removes its key, publishes its outcome and hands it to every caller that
-     * joined it, and to the future of the {@code submit} that started it.
+     * joined it, and to the future of the {@code submit} that started it. Throws nothing: the caller that
+     * ran the function is given its outcome, as every other caller is, whatever failed on the way to
+     * another caller.
      */
     private void complete(K key, Call<V> call, V value, Throwable failure) {
         call.value = value;
         call.failure = failure;
         try {
             calls.remove(key, call);
-        } finally {
-            call.handOver(call.publish());
+        } catch (Throwable mapFailure) {
+            // no memory to untreeify the key's bin: the completed call stays in the map until the next
+            // caller for the key replaces it (see run and submit)
         }
-    }
-
-    private static void addSuppressedQuietly(Throwable to, Throwable suppressed) {
-        try {
-            to.addSuppressed(suppressed);
-        } catch (Throwable ignored) {
-            // no memory for it: the first throwable is what the caller is given
-        }
+        call.handOver(call.publish());
     }
 
     /** A call in flight or completed; see the implementation notes. */
@@ -460,8 +459,8 @@ public final class SingleFlight<K, V> {
         /**
          * Hands the published outcome to the callers on {@code joined} and to the owner's future: counts
          * those still waiting (the waiting threads claimed, so that they can no longer leave), makes the
-         * result, then wakes the threads and completes the futures. What one step throws is rethrown once
-         * all the others are made.
+         * result, then wakes the threads and completes the futures. What one step throws does not stop the
+         * others, and is not rethrown: it concerns the caller it failed to reach.
          */
         void handOver(Node joined) {
             int waiting = owner == null || !owner.isDone() ? 1 : 0;
@@ -472,12 +471,12 @@ public final class SingleFlight<K, V> {
                 }
             }
             shared = waiting > 1;
-            Throwable thrown = null;
+            Throwable noResult = null;
             if (failure == null) {
                 try {
                     result = new Result<>(value, shared);
                 } catch (Throwable t) {
-                    thrown = t; // the waiting threads make their own; the futures are failed with it
+                    noResult = t; // the waiting threads make their own; the futures are failed with it
                 }
             }
             for (Node node = joined; node != null; node = node.next) {
@@ -485,33 +484,27 @@ public final class SingleFlight<K, V> {
                     node.state = GIVEN;
                     try {
                         LockSupport.unpark(thread);
-                    } catch (Throwable t) {
-                        thrown = thrown == null ? t : thrown;
+                    } catch (Throwable lost) {
+                        // the JDK could not schedule that (virtual) thread: it is lost, the others are not
                     }
                 }
             }
             for (Node node = joined; node != null; node = node.next) {
                 if (node.waiter instanceof CompletableFuture<?> future) {
-                    thrown = completeQuietly(future, thrown);
+                    completeQuietly(future, noResult);
                 }
             }
             if (owner != null) {
-                thrown = completeQuietly(owner, thrown);
-            }
-            if (thrown instanceof RuntimeException e) {
-                throw e;
-            }
-            if (thrown instanceof Error e) {
-                throw e;
+                completeQuietly(owner, noResult);
             }
         }
 
         /**
-         * Completes {@code future} with the outcome (with {@code thrown}, the hand-over's first failure, if
-         * the result could not be made); returns the hand-over's first failure. Completing may fail on a heap
-         * the function exhausted; the future is then failed with that if it can be.
+         * Completes {@code future} with the outcome (with {@code noResult}, the error that kept the result
+         * from being made, if it was). Completing may fail on a heap the function exhausted; the future is
+         * then failed with that if it can be.
          */
-        private Throwable completeQuietly(CompletableFuture<?> future, Throwable thrown) {
+        private void completeQuietly(CompletableFuture<?> future, Throwable noResult) {
             @SuppressWarnings("unchecked")
             CompletableFuture<Result<V>> taker = (CompletableFuture<Result<V>>) future;
             try {
@@ -520,16 +513,14 @@ public final class SingleFlight<K, V> {
                 } else if (result != null) {
                     taker.complete(result);
                 } else {
-                    taker.completeExceptionally(thrown);
+                    taker.completeExceptionally(noResult);
                 }
-                return thrown;
             } catch (Throwable t) {
                 try {
                     taker.completeExceptionally(t);
                 } catch (Throwable ignored) {
-                    // the first failure of the hand-over is rethrown by handOver
+                    // no memory even for that: this future stays incomplete (see the implementation notes)
                 }
-                return thrown == null ? t : thrown;
             }
         }
 

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Run by {@link SingleFlightReview2Test} in a JVM of its own (a waiting thread stuck in a claimed node spins for
+ * Run by {@link SingleFlightHandOverTest} in a JVM of its own (a waiting thread stuck in a claimed node spins for
  * ever once interrupted). Calls submitted to an executor that holds their tasks, a platform thread joined to each;
  * the tasks are run with the stack nearly full, one at each depth from the bottom of a small stack upward. Where
  * the function returned and the completion overflowed, the waiting thread must be given the outcome (issue: "later
