@@ -47,6 +47,15 @@ class UnparkFailureReviewTest {
         runProbe("cond-over-mutex-runtime-exception");
     }
 
+    /**
+     * The same javadoc names "the JDK's locks"; Cond.releasedBefore knows only ReentrantLock and the write lock,
+     * so over a ReentrantReadWriteLock's read lock the error escapes with the read lock released.
+     */
+    @Test
+    void condAwaitOverAJdkReadLockWhoseUnlockThrowsAfterReleasingHoldsTheLockAgain() throws Exception {
+        runProbe("cond-over-jdk-read-lock");
+    }
+
     private static void runProbe(String probe) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classPath = Path.of(Mutex.class.getProtectionDomain().getCodeSource().getLocation().toURI())
