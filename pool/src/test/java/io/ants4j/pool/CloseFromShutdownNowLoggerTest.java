@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class CloseFromShutdownNowLoggerTest {
 
     /** A channel whose close, as an interrupt of the thread blocked on it performs it, throws. */
-    private static final class FailingCloseChannel extends AbstractInterruptibleChannel {
+    static final class FailingCloseChannel extends AbstractInterruptibleChannel {
         final CountDownLatch blocked = new CountDownLatch(1);
         final AtomicBoolean interrupted = new AtomicBoolean();
 
@@ -62,7 +62,7 @@ class CloseFromShutdownNowLoggerTest {
     }
 
     /** A logger that runs {@code onError} the first time it logs at {@code ERROR}. */
-    private static final class ErrorHook implements System.Logger {
+    static final class ErrorHook implements System.Logger {
         final AtomicReference<Runnable> onError = new AtomicReference<>();
 
         @Override
