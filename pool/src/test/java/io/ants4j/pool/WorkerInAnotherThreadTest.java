@@ -1,0 +1,86 @@
+package io.ants4j.pool;
+
+import static io.ants4j.pool.TestSupport.eventually;
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Review 15 of the worker's admission (Worker javadoc: "{@code run} goes on only if it turns it from ADMITTED to
+ * RUNNING"; PoolCore: "a worker runs only once the pool has admitted it, just before Thread.start(), so it never
+ * runs in a thread the factory started, unless it began there after that admission (then the thread is the
+ * worker's and the start succeeded)"). The admission checks when a run begins, not in which thread: a factory that
+ * also hands the worker it was given to a thread of its own, which runs it after the admission, gets the worker
+ * run there, while the pool records, wakes and interrupts the thread the factory returned. That thread's own run
+ * then finds the worker RUNNING and ends; the worker parks in the factory's thread, and the unpark of every later
+ * hand-off goes to the ended thread: the task handed to it never runs and the pool never terminates.
+ *
+ * <p>The factory here returns an unstarted thread whose {@code start()} first lets the factory's own thread run the
+ * worker (as {@code StartedThreadFactoryTest.GatedThread} orders a run after the admission); a factory that hands
+ * the worker to an executor of its own races the same way, less often.
+ */
+class WorkerInAnotherThreadTest {
+
+    /** An unstarted worker thread whose start lets {@code elsewhere} run the worker first, until its first task ran. */
+    static final class HandsOffThread extends Thread {
+        private final Thread elsewhere;
+        private final CountDownLatch firstRan;
+
+        HandsOffThread(Runnable worker, CountDownLatch firstRan) {
+            super(worker, "returned-by-factory");
+            this.elsewhere = new Thread(worker, "factorys-own-thread");
+            this.elsewhere.setDaemon(true);
+            this.firstRan = firstRan;
+            setDaemon(true);
+        }
+
+        @Override
+        public void start() {
+            elsewhere.start(); // after the pool's admission: this run is the worker's
+            try {
+                firstRan.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            super.start(); // succeeds: this thread was not started; its run finds the worker RUNNING and ends
+        }
+    }
+
+    @Test
+    void aWorkerAdmittedInAThreadOtherThanTheOneReturnedIsStillReachable() throws InterruptedException {
+        CountDownLatch firstRan = new CountDownLatch(1);
+        AtomicReference<HandsOffThread> returned = new AtomicReference<>();
+        AtomicInteger calls = new AtomicInteger();
+        ThreadFactory platform = Thread.ofPlatform().daemon(true).factory();
+        ThreadFactory factory = r -> {
+            if (calls.incrementAndGet() == 1) {
+                returned.set(new HandsOffThread(r, firstRan));
+                return returned.get();
+            }
+            return platform.newThread(r);
+        };
+        Pool pool = Pool.newPool(1, PoolOptions.builder().disablePurge(true).threadFactory(factory).build());
+        pool.execute(firstRan::countDown);
+        Thread elsewhere = returned.get().elsewhere;
+        eventually("the worker idle and parked after its first task",
+                () -> pool.idle() == 1 && elsewhere.getState() == Thread.State.WAITING,
+                () -> pool + ", " + elsewhere.getName() + " " + elsewhere.getState());
+        CountDownLatch secondRan = new CountDownLatch(1);
+        pool.execute(secondRan::countDown); // returns normally: the task was handed to the idle worker
+        boolean ran = secondRan.await(5, TimeUnit.SECONDS);
+        String state = pool + ", returned thread " + returned.get().getState() + ", " + elsewhere.getName() + " "
+                + elsewhere.getState();
+        pool.release();
+        boolean terminated = pool.awaitTermination(5, TimeUnit.SECONDS);
+        assertAll(
+                () -> assertTrue(ran, "a task whose execute() returned normally never ran within 5 s: " + state),
+                () -> assertTrue(terminated, "the pool did not terminate within 5 s of release(): " + pool + ", "
+                        + elsewhere.getName() + " " + elsewhere.getState()));
+    }
+}
