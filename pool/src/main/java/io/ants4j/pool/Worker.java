@@ -203,12 +203,14 @@ final class Worker implements Runnable {
 
     /**
      * The worker loop, run once by the thread the pool started; any other run (in a thread the factory started
-     * before the pool admitted the worker, after a failed start, or a second one) returns at once and leaves
-     * the pool alone.
+     * before the pool admitted the worker, in a thread other than the one the factory returned, after a failed
+     * start, or a second one) returns at once and leaves the pool alone.
      */
     @Override
     public void run() {
-        if (!ADMISSION.compareAndSet(this, ADMITTED, RUNNING)) {
+        // The thread first: the pool wakes, interrupts and joins the thread the factory returned, so the
+        // worker runs in that one only (a factory may also run the runnable in another thread of its own).
+        if (Thread.currentThread() != thread || !ADMISSION.compareAndSet(this, ADMITTED, RUNNING)) {
             return;
         }
         boolean counted = true;

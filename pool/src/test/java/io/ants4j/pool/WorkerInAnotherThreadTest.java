@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review 15 of the worker's admission (Worker javadoc: "{@code run} goes on only if it turns it from ADMITTED to
+ * The worker's admission (Worker javadoc: "{@code run} goes on only if it turns it from ADMITTED to
  * RUNNING"; PoolCore: "a worker runs only once the pool has admitted it, just before Thread.start(), so it never
  * runs in a thread the factory started, unless it began there after that admission (then the thread is the
  * worker's and the start succeeded)"). The admission checks when a run begins, not in which thread: a factory that
@@ -27,50 +27,55 @@ import org.junit.jupiter.api.Test;
  */
 class WorkerInAnotherThreadTest {
 
-    /** An unstarted worker thread whose start lets {@code elsewhere} run the worker first, until its first task ran. */
+    /**
+     * An unstarted worker thread whose start first lets {@code elsewhere} run the worker, and waits until that run
+     * ends (at most 5 s: a worker that runs there parks for ever), then starts itself.
+     */
     static final class HandsOffThread extends Thread {
         private final Thread elsewhere;
-        private final CountDownLatch firstRan;
 
-        HandsOffThread(Runnable worker, CountDownLatch firstRan) {
+        HandsOffThread(Runnable worker) {
             super(worker, "returned-by-factory");
             this.elsewhere = new Thread(worker, "factorys-own-thread");
             this.elsewhere.setDaemon(true);
-            this.firstRan = firstRan;
             setDaemon(true);
         }
 
         @Override
         public void start() {
-            elsewhere.start(); // after the pool's admission: this run is the worker's
+            elsewhere.start(); // after the pool's admission
             try {
-                firstRan.await(5, TimeUnit.SECONDS);
+                elsewhere.join(5_000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            super.start(); // succeeds: this thread was not started; its run finds the worker RUNNING and ends
+            super.start(); // succeeds: this thread was not started
         }
     }
 
+    /** The worker runs in the thread the factory returned, never in another thread that runs its runnable. */
     @Test
-    void aWorkerAdmittedInAThreadOtherThanTheOneReturnedIsStillReachable() throws InterruptedException {
+    void aWorkerRunsOnlyInTheThreadTheFactoryReturned() throws InterruptedException {
         CountDownLatch firstRan = new CountDownLatch(1);
+        AtomicReference<Thread> firstRanIn = new AtomicReference<>();
         AtomicReference<HandsOffThread> returned = new AtomicReference<>();
         AtomicInteger calls = new AtomicInteger();
         ThreadFactory platform = Thread.ofPlatform().daemon(true).factory();
         ThreadFactory factory = r -> {
             if (calls.incrementAndGet() == 1) {
-                returned.set(new HandsOffThread(r, firstRan));
+                returned.set(new HandsOffThread(r));
                 return returned.get();
             }
             return platform.newThread(r);
         };
         Pool pool = Pool.newPool(1, PoolOptions.builder().disablePurge(true).threadFactory(factory).build());
-        pool.execute(firstRan::countDown);
+        pool.execute(() -> {
+            firstRanIn.set(Thread.currentThread());
+            firstRan.countDown();
+        });
         Thread elsewhere = returned.get().elsewhere;
-        eventually("the worker idle and parked after its first task",
-                () -> pool.idle() == 1 && elsewhere.getState() == Thread.State.WAITING,
-                () -> pool + ", " + elsewhere.getName() + " " + elsewhere.getState());
+        assertTrue(firstRan.await(10, TimeUnit.SECONDS), "the first task did not run: " + pool);
+        eventually("the worker idle after its first task", () -> pool.idle() == 1, pool::toString);
         CountDownLatch secondRan = new CountDownLatch(1);
         pool.execute(secondRan::countDown); // returns normally: the task was handed to the idle worker
         boolean ran = secondRan.await(5, TimeUnit.SECONDS);
@@ -79,6 +84,7 @@ class WorkerInAnotherThreadTest {
         pool.release();
         boolean terminated = pool.awaitTermination(5, TimeUnit.SECONDS);
         assertAll(
+                () -> assertTrue(firstRanIn.get() == returned.get(), "the first task ran in " + firstRanIn.get()),
                 () -> assertTrue(ran, "a task whose execute() returned normally never ran within 5 s: " + state),
                 () -> assertTrue(terminated, "the pool did not terminate within 5 s of release(): " + pool + ", "
                         + elsewhere.getName() + " " + elsewhere.getState()));

@@ -101,9 +101,9 @@ public final class Cond {
      * @throws IllegalMonitorStateException (or whatever the lock's {@code unlock} throws) if the
      *     calling thread does not hold the lock, or holds a {@link ReentrantLock} or a
      *     {@link ReentrantReadWriteLock}'s write lock more than once; the thread is then not left
-     *     waiting and its holds are unchanged. An error thrown by the {@code unlock} of the JDK's
-     *     locks or of this library's after it released the lock (failing to wake one of its
-     *     waiters) is thrown with the lock held again
+     *     waiting and its holds are unchanged. What the {@code unlock} of this library's locks, of a
+     *     {@code ReentrantLock} or of a {@code ReentrantReadWriteLock}'s write lock throws after it
+     *     released the lock (failing to wake one of its waiters) is thrown with the lock held again
      * @throws OutOfMemoryError (or any other error) if the wait cannot be set up or continued; the
      *     lock is held again and the thread is not left waiting, so a caller's {@code finally} can
      *     restore its state and release the lock. The lock is taken again with its own
@@ -214,10 +214,12 @@ public final class Cond {
 
     /**
      * Whether the lock's {@code unlock()}, which threw {@code thrown}, had released the lock before it threw. The
-     * JDK's locks say so themselves: held once ({@code holds}, read before the unlock) and no longer. Ours throw {@link IllegalMonitorStateException} before they release, on
-     * misuse, and an {@link Error} only after, from waking a waiter (on JDK 21 an {@code OutOfMemoryError} can
-     * escape the unpark of a virtual thread; so can it from the JDK's locks). Of any other lock it cannot be
-     * known: it is taken as still held, as a misused lock would be.
+     * JDK's {@code ReentrantLock} and {@code ReentrantReadWriteLock}'s write lock say so themselves: held once
+     * ({@code holds}, read before the unlock) and no longer. Ours throw {@link IllegalMonitorStateException}
+     * before they release, on misuse, and anything else only after, from waking a waiter (on JDK 21 an
+     * {@code OutOfMemoryError} can escape the unpark of a virtual thread; so can it from the JDK's locks). Of
+     * any other lock (a JDK read lock too) it cannot be known: it is taken as still held, as a misused lock
+     * would be.
      */
     private boolean releasedBefore(Throwable thrown, int holds) {
         if (lock instanceof ReentrantLock r) {
@@ -227,7 +229,7 @@ public final class Cond {
             return holds == 1 && !w.isHeldByCurrentThread();
         }
         boolean ours = lock instanceof Mutex || lock instanceof SpinLock || lock instanceof RWMutex.View;
-        return ours && thrown instanceof Error;
+        return ours && !(thrown instanceof IllegalMonitorStateException);
     }
 
     /**

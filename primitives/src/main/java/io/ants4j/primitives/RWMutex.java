@@ -342,8 +342,19 @@ public final class RWMutex implements ReadWriteLock {
                 unlock(reader);
             }
         }
-        if (parked != Sema.GRANTED && !leave(reader, node)) {
-            return parked;
+        if (parked != Sema.GRANTED) {
+            boolean holds;
+            try {
+                holds = leave(reader, node);
+            } catch (Throwable t) {
+                if (parked == WaitQueue.INTERRUPTED) {
+                    Thread.currentThread().interrupt(); // letting the held-back readers in threw: keep the interrupt
+                }
+                throw t;
+            }
+            if (!holds) {
+                return parked;
+            }
         }
         if (parked == WaitQueue.INTERRUPTED) {
             Thread.currentThread().interrupt(); // the lock came first

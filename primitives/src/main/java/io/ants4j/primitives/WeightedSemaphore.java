@@ -291,7 +291,14 @@ public final class WeightedSemaphore {
             throw t;
         }
         if (outcome != GRANTED) {
-            grant(r.permits, r);
+            try {
+                grant(r.permits, r);
+            } catch (Throwable t) {
+                if (outcome == WaitQueue.INTERRUPTED) {
+                    Thread.currentThread().interrupt(); // passing the grant on threw: keep the interrupt
+                }
+                throw t;
+            }
         }
         return granted(outcome);
     }

@@ -77,6 +77,31 @@ class UnparkFailureTest {
         runProbe("cond-over-mutex");
     }
 
+    /**
+     * An RWMutex writer interrupted while it waits for the readers lets in the readers it held back: when waking
+     * one throws, its lockInterruptibly throws that with the interrupt status set again (Lock.lockInterruptibly:
+     * the interrupt is not lost), as a TaskGroup submitter passing its slot on does.
+     */
+    @Test
+    void anInterruptedWriterWhoseHeldBackReaderUnparkThrowsKeepsItsInterrupt() throws Exception {
+        runProbe(UnparkFailureMoreProbe.class, "rwmutex-interrupted-writer-keeps-interrupt");
+    }
+
+    /** The same for WeightedSemaphore.acquire: an interrupted head waiter grants the waiter behind it. */
+    @Test
+    void anInterruptedSemaphoreWaiterWhoseGrantUnparkThrowsKeepsItsInterrupt() throws Exception {
+        runProbe(UnparkFailureMoreProbe.class, "semaphore-interrupted-head-keeps-interrupt");
+    }
+
+    /**
+     * As {@link #condAwaitOverAMutexWhoseUnlockThrowsAfterReleasingHoldsTheLockAgain}, the unpark throwing a
+     * RuntimeException: whatever our locks' unlock throws but IllegalMonitorStateException comes after the release.
+     */
+    @Test
+    void condAwaitOverAMutexWhoseUnlockThrowsARuntimeExceptionAfterReleasingHoldsTheLockAgain() throws Exception {
+        runProbe(UnparkFailureMoreProbe.class, "cond-over-mutex-runtime-exception");
+    }
+
     /** As {@link #condAwaitOverAMutexWhoseUnlockThrowsAfterReleasingHoldsTheLockAgain}, over a {@code ReentrantLock}. */
     @Test
     void condAwaitOverAReentrantLockWhoseUnlockThrowsAfterReleasingHoldsTheLockAgain() throws Exception {

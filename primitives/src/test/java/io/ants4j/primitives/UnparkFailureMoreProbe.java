@@ -12,7 +12,7 @@ import io.ants4j.primitives.UnparkFailureProbe.RejectingScheduler;
 
 /**
  * More probes of an unpark that throws, run as {@link UnparkFailureProbe}'s (a JVM of their own, with
- * {@code --add-opens java.base/java.lang}), by {@link UnparkFailureReviewTest}. Prints {@code OK} last, or
+ * {@code --add-opens java.base/java.lang}), by {@link UnparkFailureTest}. Prints {@code OK} last, or
  * {@code FAIL: } and what went wrong.
  * <ul>
  *   <li>{@code rwmutex-interrupted-writer-keeps-interrupt}: a writer interrupted in {@code lockInterruptibly} while
@@ -23,16 +23,12 @@ import io.ants4j.primitives.UnparkFailureProbe.RejectingScheduler;
  *   <li>{@code cond-over-mutex-runtime-exception}: {@link Cond#await(long, TimeUnit)} over a {@link Mutex} whose
  *       {@code unlock()} releases the lock and then throws a {@code RuntimeException} (the unpark's
  *       {@code RejectedExecutionException}, the stand-in every other probe uses): the lock must be held again.
- *   <li>{@code cond-over-jdk-read-lock}: {@link Cond#await(long, TimeUnit)} over a JDK
- *       {@code ReentrantReadWriteLock}'s read lock whose {@code unlock()} releases it and then throws an
- *       {@link Error} waking the writer queued on it: the javadoc says such an error "is thrown with the lock held
- *       again", for "the JDK's locks".
  * </ul>
  */
-final class UnparkFailureReviewProbe {
+final class UnparkFailureMoreProbe {
     private static final long WAIT_MS = 5_000;
 
-    private UnparkFailureReviewProbe() {
+    private UnparkFailureMoreProbe() {
     }
 
     public static void main(String[] args) throws Exception {
@@ -42,7 +38,6 @@ final class UnparkFailureReviewProbe {
                 case "rwmutex-interrupted-writer-keeps-interrupt" -> rwMutexInterruptedWriterKeepsInterrupt();
                 case "semaphore-interrupted-head-keeps-interrupt" -> semaphoreInterruptedHeadKeepsInterrupt();
                 case "cond-over-mutex-runtime-exception" -> condOverMutexRuntimeException();
-                case "cond-over-jdk-read-lock" -> condOverJdkReadLock();
                 default -> "FAIL: unknown probe " + args[0];
             };
         } catch (Throwable t) {
@@ -164,28 +159,4 @@ final class UnparkFailureReviewProbe {
                 + " thrown after it released the lock \"is thrown with the lock held again\"";
     }
 
-    private static String condOverJdkReadLock() throws Exception {
-        java.util.concurrent.locks.ReentrantReadWriteLock rw = new java.util.concurrent.locks.ReentrantReadWriteLock();
-        Cond cond = new Cond(rw.readLock());
-        RejectingScheduler scheduler = new RejectingScheduler();
-        scheduler.error = true; // an Error, as JDK 21's OutOfMemoryError from the unpark
-        rw.readLock().lock();
-        Thread lost = startVirtual(scheduler, () -> rw.writeLock().lock());
-        if (!until(() -> parked(lost) && rw.getQueueLength() == 1)) {
-            return "FAIL: setup: the writer did not queue on the lock (" + rw + ")";
-        }
-        scheduler.reject = true;
-        String outcome;
-        try {
-            outcome = "returned " + cond.await(100, TimeUnit.MILLISECONDS);
-        } catch (Throwable t) {
-            outcome = "threw " + t;
-        }
-        int holds = rw.getReadHoldCount();
-        System.out.println("Cond.await: " + outcome + "; then read holds of this thread: " + holds + ", " + rw);
-        return outcome.startsWith("threw java.lang.InternalError") && holds == 1 ? "OK"
-                : "FAIL: Cond.await over a ReentrantReadWriteLock read lock " + outcome + " with " + holds
-                        + " read holds of this thread (Cond.await javadoc: \"An error thrown by the unlock of the"
-                        + " JDK's locks ... after it released the lock ... is thrown with the lock held again\")";
-    }
 }
