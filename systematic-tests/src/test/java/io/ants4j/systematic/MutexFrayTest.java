@@ -1,5 +1,6 @@
 package io.ants4j.systematic;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static io.ants4j.systematic.FrayThreads.until;
 import static io.ants4j.systematic.FrayThreads.join;
@@ -287,5 +288,27 @@ class MutexFrayTest {
             m.unlock();
         }, m::unlock);
         assertFalse(m.isLocked(), m::toString);
+    }
+
+    /**
+     * The timed {@code tryLock} "@throws InterruptedException if the current thread is interrupted before or
+     * while waiting": a thread waits in {@code tryLock(10 s)} on a lock held until it ends, and another thread
+     * interrupts it, before or during the wait. It throws {@code InterruptedException}, holding nothing, rather
+     * than waiting on until its timeout; the holder's unlock then leaves the lock free.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptEndsTheTimedWait() throws InterruptedException {
+        Mutex m = new Mutex();
+        m.lock();
+        Thread waiter = start("timed tryLock", () -> assertThrows(InterruptedException.class,
+                () -> m.tryLock(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                "the timed tryLock waited through an interrupt"));
+        Thread interrupter = start("interrupter", waiter::interrupt);
+        join(interrupter, waiter);
+        m.unlock();
+        assertTrue(m.tryLock(), () -> "the interrupted waiter left the lock held: " + m);
+        m.unlock();
     }
 }
