@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.ants4j.primitives.Mutex;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
 import org.pastalab.fray.core.scheduler.RandomScheduler;
@@ -309,6 +310,54 @@ class MutexFrayTest {
         join(interrupter, waiter);
         m.unlock();
         assertTrue(m.tryLock(), () -> "the interrupted waiter left the lock held: " + m);
+        m.unlock();
+    }
+
+    /**
+     * A starving timed waiter whose timeout runs out as the lock is handed to it: "if ownership had already
+     * been handed to it, it keeps the lock" ({@code tryLock(time, unit)} returns {@code true}); else it leaves
+     * holding nothing. The waiter starves as in aStarvingWaiterGetsTheNextUnlock, with a 20 ms timeout
+     * (virtual time); the holder, beating it once, waits until that timeout has run out and unlocks, handing
+     * the lock to the waiter if it is still queued. The lock seen held after that unlock is the waiter's (no
+     * other thread locks it): its {@code tryLock} must then return {@code true}.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aStarvingTimedWaiterHandedTheLockAsItTimesOutKeepsIt() throws InterruptedException {
+        Mutex m = new Mutex();
+        long timeout = TimeUnit.MILLISECONDS.toNanos(20);
+        AtomicLong waiterStart = new AtomicLong();
+        AtomicBoolean waiterHeld = new AtomicBoolean();
+        AtomicBoolean waiterDone = new AtomicBoolean();
+        AtomicBoolean acquired = new AtomicBoolean();
+        m.lock();
+        Thread waiter = start("waiter", () -> {
+            waiterStart.set(System.nanoTime()); // its deadline is later
+            if (m.tryLock(timeout, TimeUnit.NANOSECONDS)) {
+                acquired.set(true);
+                waiterHeld.set(true);
+                m.unlock();
+            }
+            waiterDone.set(true);
+        });
+        untilParked(waiter);
+        long parked = System.nanoTime();
+        until("over 1 ms passes", () -> System.nanoTime() - parked > TimeUnit.MILLISECONDS.toNanos(2));
+        m.unlock(); // wakes the waiter
+        boolean heldAfterTheHandOff = false;
+        if (m.tryLock()) { // beat it, unless it came and went: it finds the lock held after waiting over 1 ms
+            until("the waiter has had the lock, queues again or gave up",
+                    () -> waiterHeld.get() || waiterDone.get() || m.toString().endsWith("waiters=1]"));
+            until("the waiter's timeout runs out", () -> System.nanoTime() - waiterStart.get() >= timeout);
+            m.unlock(); // hands the lock to the starving waiter, racing its timeout
+            heldAfterTheHandOff = m.isLocked();
+        }
+        join(waiter);
+        if (heldAfterTheHandOff) {
+            assertTrue(acquired.get(), () -> "the timed waiter was handed the lock and returned false: " + m);
+        }
+        assertTrue(m.tryLock(), () -> "the lock stayed held or in starvation mode after the waiter left: " + m);
         m.unlock();
     }
 }
