@@ -1,12 +1,12 @@
 package io.ants4j.systematic;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static io.ants4j.systematic.FrayThreads.until;
 import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.untilParked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -104,8 +104,8 @@ class MutexFrayTest {
 
     /**
      * No lost wake-up when a waiter gives up: a waiter that times out or is interrupted leaves without
-     * taking the wake-up meant for another, and one handed the lock as it gives up keeps it (and releases it
-     * here). The holder unlocks while one waiter's 1 ms runs out (virtual time: every nanoTime() call
+     * taking the wake-up meant for another, and an interrupted one handed the lock as it gives up keeps it (the
+     * timed one's result is not checked here: see aStarvingTimedWaiterHandedTheLockAsItTimesOutKeepsIt). The holder unlocks while one waiter's 1 ms runs out (virtual time: every nanoTime() call
      * advances it) and another is interrupted; the lock() waiter must get the lock.
      */
     @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,

@@ -1,12 +1,12 @@
 package io.ants4j.systematic;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.until;
 import static io.ants4j.systematic.FrayThreads.untilParked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ants4j.primitives.RWMutex;
