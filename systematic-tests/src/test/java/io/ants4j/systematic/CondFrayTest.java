@@ -365,4 +365,52 @@ class CondFrayTest {
         });
         assertFalse(m.isLocked(), m::toString);
     }
+
+    /**
+     * The {@code Condition} views' {@code signalAll()} ({@code newCondition()} of {@link Mutex}, {@link SpinLock}
+     * and {@link RWMutex}'s write lock; {@code Condition.signalAll}: "Wakes up all waiting threads"): two
+     * threads wait, by {@code await()} and {@code awaitUninterruptibly()}; one {@code signalAll()}, under the
+     * lock for the first view and without it for the others, wakes both: both return.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void conditionViewsSignalAllWakesEveryWaiter() throws InterruptedException {
+        signalAllWakesBoth(new Mutex(), true);
+        signalAllWakesBoth(new SpinLock(), false);
+        signalAllWakesBoth(new RWMutex().writeLock(), false);
+    }
+
+    private static void signalAllWakesBoth(Lock lock, boolean underTheLock) throws InterruptedException {
+        Condition condition = lock.newCondition();
+        AtomicBoolean signalled = new AtomicBoolean(); // set under the lock
+        Thread[] waiters = new Thread[2];
+        for (int i = 0; i < waiters.length; i++) {
+            boolean uninterruptibly = i == 1;
+            waiters[i] = start("waiter " + i, () -> {
+                lock.lock();
+                try {
+                    if (uninterruptibly) {
+                        condition.awaitUninterruptibly();
+                    } else {
+                        condition.await();
+                    }
+                    assertTrue(signalled.get(), () -> "woken without a signal: " + lock);
+                } finally {
+                    lock.unlock();
+                }
+            });
+            untilParked(waiters[i]);
+        }
+        lock.lock();
+        signalled.set(true);
+        if (underTheLock) {
+            condition.signalAll();
+            lock.unlock();
+        } else {
+            lock.unlock();
+            condition.signalAll();
+        }
+        join(waiters);
+    }
 }

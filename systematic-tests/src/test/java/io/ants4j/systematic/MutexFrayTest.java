@@ -6,12 +6,14 @@ import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.untilParked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import io.ants4j.primitives.Mutex;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
 import org.pastalab.fray.core.scheduler.RandomScheduler;
@@ -102,8 +104,8 @@ class MutexFrayTest {
 
     /**
      * No lost wake-up when a waiter gives up: a waiter that times out or is interrupted leaves without
-     * taking the wake-up meant for another, and one handed the lock as it gives up keeps it (and releases it
-     * here). The holder unlocks while one waiter's 1 ms runs out (virtual time: every nanoTime() call
+     * taking the wake-up meant for another, and an interrupted one handed the lock as it gives up keeps it (the
+     * timed one's result is not checked here: see aStarvingTimedWaiterHandedTheLockAsItTimesOutKeepsIt). The holder unlocks while one waiter's 1 ms runs out (virtual time: every nanoTime() call
      * advances it) and another is interrupted; the lock() waiter must get the lock.
      */
     @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
@@ -287,5 +289,75 @@ class MutexFrayTest {
             m.unlock();
         }, m::unlock);
         assertFalse(m.isLocked(), m::toString);
+    }
+
+    /**
+     * The timed {@code tryLock} "@throws InterruptedException if the current thread is interrupted before or
+     * while waiting": a thread waits in {@code tryLock(10 s)} on a lock held until it ends, and another thread
+     * interrupts it, before or during the wait. It throws {@code InterruptedException}, holding nothing, rather
+     * than waiting on until its timeout; the holder's unlock then leaves the lock free.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptEndsTheTimedWait() throws InterruptedException {
+        Mutex m = new Mutex();
+        m.lock();
+        Thread waiter = start("timed tryLock", () -> assertThrows(InterruptedException.class,
+                () -> m.tryLock(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                "the timed tryLock waited through an interrupt"));
+        Thread interrupter = start("interrupter", waiter::interrupt);
+        join(interrupter, waiter);
+        m.unlock();
+        assertTrue(m.tryLock(), () -> "the interrupted waiter left the lock held: " + m);
+        m.unlock();
+    }
+
+    /**
+     * A starving timed waiter whose timeout runs out as the lock is handed to it: "if ownership had already
+     * been handed to it, it keeps the lock" ({@code tryLock(time, unit)} returns {@code true}); else it leaves
+     * holding nothing. The waiter starves as in aStarvingWaiterGetsTheNextUnlock, with a 20 ms timeout
+     * (virtual time); the holder, beating it once, waits until that timeout has run out and unlocks, handing
+     * the lock to the waiter if it is still queued. The lock seen held after that unlock is the waiter's (no
+     * other thread locks it): its {@code tryLock} must then return {@code true}.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aStarvingTimedWaiterHandedTheLockAsItTimesOutKeepsIt() throws InterruptedException {
+        Mutex m = new Mutex();
+        long timeout = TimeUnit.MILLISECONDS.toNanos(20);
+        AtomicLong waiterStart = new AtomicLong();
+        AtomicBoolean waiterHeld = new AtomicBoolean();
+        AtomicBoolean waiterDone = new AtomicBoolean();
+        AtomicBoolean acquired = new AtomicBoolean();
+        m.lock();
+        Thread waiter = start("waiter", () -> {
+            waiterStart.set(System.nanoTime()); // its deadline is later
+            if (m.tryLock(timeout, TimeUnit.NANOSECONDS)) {
+                acquired.set(true);
+                waiterHeld.set(true);
+                m.unlock();
+            }
+            waiterDone.set(true);
+        });
+        untilParked(waiter);
+        long parked = System.nanoTime();
+        until("over 1 ms passes", () -> System.nanoTime() - parked > TimeUnit.MILLISECONDS.toNanos(2));
+        m.unlock(); // wakes the waiter
+        boolean heldAfterTheHandOff = false;
+        if (m.tryLock()) { // beat it, unless it came and went: it finds the lock held after waiting over 1 ms
+            until("the waiter has had the lock, queues again or gave up",
+                    () -> waiterHeld.get() || waiterDone.get() || m.toString().endsWith("waiters=1]"));
+            until("the waiter's timeout runs out", () -> System.nanoTime() - waiterStart.get() >= timeout);
+            m.unlock(); // hands the lock to the starving waiter, racing its timeout
+            heldAfterTheHandOff = m.isLocked();
+        }
+        join(waiter);
+        if (heldAfterTheHandOff) {
+            assertTrue(acquired.get(), () -> "the timed waiter was handed the lock and returned false: " + m);
+        }
+        assertTrue(m.tryLock(), () -> "the lock stayed held or in starvation mode after the waiter left: " + m);
+        m.unlock();
     }
 }

@@ -156,4 +156,46 @@ class OnceFrayTest {
         }, release::countDown);
         join(runner);
     }
+
+    /**
+     * Calling the runnable of {@link Once#func} (the supplier of {@link Once#value}) from inside its own
+     * function "throws IllegalStateException (Go deadlocks)", also while other callers wait for it: two threads
+     * call it; the one that runs the function waits until the other is parked waiting, then calls it again,
+     * which throws {@code IllegalStateException} at once. The function then returns, and both calls return.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aRecursiveCallThrowsWhileOthersWait() throws InterruptedException {
+        AtomicReference<Runnable> func = new AtomicReference<>();
+        func.set(Once.func(() -> recursiveCallThrows(() -> func.get().run())));
+        callTwice(() -> func.get().run());
+        AtomicReference<Supplier<String>> value = new AtomicReference<>();
+        value.set(Once.value(() -> {
+            recursiveCallThrows(() -> value.get().get());
+            return "v";
+        }));
+        callTwice(() -> assertEquals("v", value.get().get()));
+    }
+
+    private void callTwice(FrayThreads.Body call) throws InterruptedException {
+        callers.set(null);
+        Thread a = start("a", call);
+        Thread b = start("b", call);
+        callers.set(new Thread[] {a, b});
+        join(a, b);
+    }
+
+    /** The two threads of callTwice, once both are started. */
+    private final AtomicReference<Thread[]> callers = new AtomicReference<>();
+
+    private void recursiveCallThrows(Runnable recursiveCall) {
+        until("both callers are started", () -> callers.get() != null);
+        for (Thread t : callers.get()) {
+            if (t != Thread.currentThread()) {
+                FrayThreads.untilParked(t);
+            }
+        }
+        assertThrows(IllegalStateException.class, recursiveCall::run, "a recursive call did not throw");
+    }
 }

@@ -6,6 +6,7 @@ import static io.ants4j.systematic.FrayThreads.until;
 import static io.ants4j.systematic.FrayThreads.untilParked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ants4j.primitives.RWMutex;
@@ -319,5 +320,35 @@ class RWMutexFrayTest {
         assertEquals(0, rw.readers());
         assertTrue(w.tryLock(), rw::toString);
         w.unlock();
+    }
+
+    /**
+     * The timed {@code tryLock} of either view "@throws InterruptedException if interrupted before or while
+     * waiting": a thread waits in {@code tryLock(10 s)} on a lock held until it ends (the read view behind a
+     * writer; the write view behind a writer, in the inner {@code Mutex}, and behind a reader, for the readers to
+     * leave), and another thread interrupts it, before or during the wait. It throws
+     * {@code InterruptedException}, holding nothing, rather than waiting on until its timeout; the holder's
+     * unlock then leaves the lock free.
+     */
+    @FrayTest(iterations = 30 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptEndsTheTimedWaitOfEitherView() throws InterruptedException {
+        RWMutex rw = new RWMutex();
+        interruptEndsTheTimedWait(rw, rw.writeLock(), rw.readLock());
+        interruptEndsTheTimedWait(rw, rw.writeLock(), rw.writeLock());
+        interruptEndsTheTimedWait(rw, rw.readLock(), rw.writeLock());
+    }
+
+    private static void interruptEndsTheTimedWait(RWMutex rw, Lock held, Lock tried) throws InterruptedException {
+        held.lock();
+        Thread waiter = start("timed tryLock", () -> assertThrows(InterruptedException.class,
+                () -> tried.tryLock(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                () -> "the timed tryLock waited through an interrupt: " + rw));
+        Thread interrupter = start("interrupter", waiter::interrupt);
+        join(interrupter, waiter);
+        held.unlock();
+        assertTrue(rw.writeLock().tryLock(), () -> "the interrupted waiter left the lock held: " + rw);
+        rw.writeLock().unlock();
     }
 }

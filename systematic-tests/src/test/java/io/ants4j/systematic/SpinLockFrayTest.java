@@ -4,6 +4,7 @@ import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ants4j.primitives.SpinLock;
@@ -86,6 +87,28 @@ class SpinLockFrayTest {
         interrupter.join();
         lock.unlock();
         join(uninterruptible, interruptible);
+        assertFalse(lock.isLocked(), lock::toString);
+    }
+
+    /**
+     * The timed {@code tryLock} "@throws InterruptedException if the current thread is interrupted before or
+     * while spinning": a thread spins in {@code tryLock(10 s)} on a lock held until it ends, and another
+     * thread interrupts it, before or during the spin. It throws {@code InterruptedException}, holding nothing,
+     * rather than spinning on until its timeout.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptEndsTheTimedSpin() throws InterruptedException {
+        SpinLock lock = new SpinLock(2);
+        lock.lock();
+        Thread spinner = start("timed tryLock", () -> assertThrows(InterruptedException.class,
+                () -> lock.tryLock(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                "the timed tryLock spun through an interrupt"));
+        Thread interrupter = start("interrupter", spinner::interrupt);
+        join(interrupter, spinner);
+        assertTrue(lock.isLocked(), lock::toString);
+        lock.unlock();
         assertFalse(lock.isLocked(), lock::toString);
     }
 }

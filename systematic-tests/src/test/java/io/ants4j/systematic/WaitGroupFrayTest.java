@@ -223,4 +223,38 @@ class WaitGroupFrayTest {
         join(waiter);
         assertEquals(0, wg.count(), wg::toString);
     }
+
+    /**
+     * A timed waiter whose timeout runs out as the round ends: "If the count reached zero before it could
+     * leave, its wait succeeded: await(timeout) returns true". The waiter's timeout (1 ms of virtual time) runs
+     * out while it spins, so it counts itself, parks and leaves at once; {@code done()} comes once it is
+     * counted (or, having missed that moment, once it returned). The main thread watches the state meanwhile: a count of zero with the waiter still counted means
+     * the round ended before it left, and then its {@code await} must return {@code true}.
+     */
+    @FrayTest(iterations = 60 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedWaiterWhoseRoundEndedAsItTimedOutReturnsTrue() throws InterruptedException {
+        WaitGroup wg = new WaitGroup();
+        wg.add(1);
+        AtomicBoolean returned = new AtomicBoolean();
+        AtomicBoolean waiterDone = new AtomicBoolean();
+        Thread waiter = start("timed waiter", () -> {
+            returned.set(wg.await(1, TimeUnit.MILLISECONDS));
+            waiterDone.set(true);
+        });
+        Thread doner = start("done", () -> {
+            until("the waiter is counted or gone", () -> wg.toString().endsWith("waiters=1]") || waiterDone.get());
+            wg.done();
+        });
+        boolean endedWithTheWaiterCounted = false;
+        while (waiter.isAlive() || doner.isAlive()) {
+            endedWithTheWaiterCounted |= wg.toString().endsWith("[count=0, waiters=1]");
+            Thread.yield();
+        }
+        join(waiter, doner);
+        if (endedWithTheWaiterCounted) {
+            assertTrue(returned.get(), () -> "the round ended before the waiter left, and await returned false: " + wg);
+        }
+    }
 }
