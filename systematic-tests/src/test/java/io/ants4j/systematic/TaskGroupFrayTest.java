@@ -869,6 +869,64 @@ class TaskGroupFrayTest {
         assertFalse(sBesideT.get(), "s ran beside t, whose cancelled Future no longer held its slot");
     }
 
+    /**
+     * {@code close()}: "If {@code cancel()} throws (interrupting a task threw), this method still waits until none
+     * of the tasks runs, and then throws that". The group's task runs on a thread whose {@code interrupt()} sets
+     * the interrupt status and then throws; the task ignores interrupts and ends only once a releaser, who waits
+     * for the group to be cancelled, lets it go. Invariant: close() returns or throws only after the task ended
+     * (if it started), and what it throws is the interrupt's throwable.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void closeWaitsForTheTasksAlsoWhenInterruptingOneThrows() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(-1, task -> new InterruptThrows(task).start());
+        AtomicBoolean release = new AtomicBoolean();
+        AtomicBoolean started = new AtomicBoolean();
+        AtomicBoolean ended = new AtomicBoolean();
+        group.go(() -> {
+            started.set(true);
+            try {
+                until("the task is released", release::get); // ignores the cancellation's interrupt
+                return "released";
+            } finally {
+                ended.set(true);
+            }
+        });
+        Thread closer = start("closer", () -> {
+            String outcome = "returned";
+            try {
+                group.close();
+            } catch (IllegalStateException e) {
+                assertSame(InterruptThrows.INJECTED, e.getMessage(), "close() threw another exception");
+                outcome = "threw";
+            }
+            String how = outcome;
+            assertEquals(started.get(), ended.get(), () -> "close() " + how + " while a task of the group ran");
+        });
+        Thread releaser = start("releaser", () -> {
+            until("the group is cancelled", group::isCancelled);
+            Thread.yield();
+            release.set(true);
+        });
+        join(closer, releaser);
+    }
+
+    /** A platform thread whose {@code interrupt()} sets the interrupt status and then throws. */
+    private static final class InterruptThrows extends Thread {
+        static final String INJECTED = "injected: interrupting the task's thread threw";
+
+        InterruptThrows(Runnable task) {
+            super(task);
+        }
+
+        @Override
+        public void interrupt() {
+            super.interrupt();
+            throw new IllegalStateException(INJECTED);
+        }
+    }
+
     /** The results {@code await} returned, or the class of what it threw. */
     private static Object outcomeOfAwait(TaskGroup<String> group) throws Exception {
         try {
