@@ -927,6 +927,44 @@ class TaskGroupFrayTest {
         }
     }
 
+    /**
+     * The class javadoc, Failure and cancellation: "await throws an ExecutionException whose cause is that first
+     * throwable. What other tasks throw afterwards is attached to it as suppressed ..., except an
+     * InterruptedException". Tasks a and b, once both run, each throw their own exception, racing; c waits until the
+     * cancellation interrupts it and throws InterruptedException. Invariant: the cause is a or b, one that saw
+     * the group cancelled before it threw is not the cause, and the other one is the only suppressed throwable.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void theFirstFailureIsTheCauseAndTheLaterOnesSuppressed() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(-1, PLATFORM_THREADS);
+        IllegalStateException a = new IllegalStateException("a failed");
+        IllegalStateException b = new IllegalStateException("b failed");
+        Set<Throwable> thrownAfterTheCancellation = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        AtomicInteger started = new AtomicInteger();
+        for (IllegalStateException thrown : List.of(a, b)) {
+            group.go(() -> {
+                started.incrementAndGet();
+                until("a and b run", () -> started.get() == 2); // a task not started when the group is cancelled never runs
+                if (group.isCancelled()) {
+                    thrownAfterTheCancellation.add(thrown);
+                }
+                throw thrown;
+            });
+        }
+        group.go(() -> {
+            until("c is interrupted by the cancellation", Thread::interrupted);
+            throw new InterruptedException("c");
+        });
+        ExecutionException e = assertThrows(ExecutionException.class, group::await);
+        Throwable cause = e.getCause();
+        assertTrue(cause == a || cause == b, () -> "the cause is " + cause);
+        assertFalse(thrownAfterTheCancellation.contains(cause), "the cause was thrown after the group was cancelled");
+        assertEquals(List.of(cause == a ? b : a), List.of(cause.getSuppressed()), "what is suppressed in the cause");
+        group.close();
+    }
+
     /** The results {@code await} returned, or the class of what it threw. */
     private static Object outcomeOfAwait(TaskGroup<String> group) throws Exception {
         try {
