@@ -970,6 +970,65 @@ class PoolFrayTest {
     }
 
     /**
+     * {@link LoadBalancing#ROUND_ROBIN} "retries an overloaded choice once on the least-running sub-pool" (README,
+     * {@code MultiPool}): a nonblocking multi-pool of two sub-pools of two workers; a1 and a2 hold both workers of
+     * sub-pool A, sub-pool B has one worker, parked idle (b1 and b2 ran on it; every worker but A's is parked
+     * before the next submission, so none spins in the shared fast lane). Then round robin sends c to A, racing
+     * a releaser that lets a1 and a2 end. Invariant: c is accepted (on A, if a worker of A is free by then, or on
+     * B by the retry; never {@code PoolOverloadException}), every task runs once, no sub-pool above its capacity.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void roundRobinRetriesAnOverloadedChoiceOnTheLeastRunningSubPool() throws Exception {
+        java.util.Queue<Thread> workers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        MultiPool pool = MultiPool.newMultiPool(2, 2, LoadBalancing.ROUND_ROBIN, PoolOptions.builder()
+                .threadFactory(task -> {
+                    Thread t = Thread.ofPlatform().daemon(true).unstarted(task);
+                    workers.add(t);
+                    return t;
+                }).disablePurge(true).nonblocking(true).build());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> {
+            assertTrue(pool.running(0) <= 2 && pool.running(1) <= 2, () -> "a sub-pool above its capacity: " + pool);
+        });
+        CountDownLatch hold = new CountDownLatch(1);
+        Set<Thread> holders = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.function.Function<String, Runnable> holding = name -> {
+            Runnable held = tasks.holding(name, hold);
+            return () -> {
+                holders.add(Thread.currentThread());
+                held.run();
+            };
+        };
+        pool.execute(holding.apply("a1"));
+        tasks.untilStarted(1);
+        int a = pool.running(0) == 1 ? 0 : 1;
+        pool.execute(tasks.quick("b1"));
+        untilEveryWorkerButTheHoldersIsParked(workers, holders, 2);
+        pool.execute(holding.apply("a2"));
+        tasks.untilStarted(3);
+        pool.execute(tasks.quick("b2"));
+        untilEveryWorkerButTheHoldersIsParked(workers, holders, 4);
+        assertTrue(pool.running(a) == 2 && pool.running(1 - a) == 1, () -> "not the setup meant: " + pool);
+        Thread c = start("c", () -> pool.execute(tasks.quick("c")));
+        Thread releaser = start("releaser", hold::countDown);
+        join(c, releaser);
+        tasks.untilStarted(5);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("a1", "a2", "b1", "b2", "c");
+    }
+
+    /** Waits until {@code n} tasks started and every worker but those running a held task is parked. */
+    private static void untilEveryWorkerButTheHoldersIsParked(java.util.Queue<Thread> workers, Set<Thread> holders,
+            int n) {
+        until(n + " tasks started and every other worker parked", () -> holders.size() + workers.stream()
+                .filter(w -> !holders.contains(w))
+                .filter(w -> w.getState() == Thread.State.WAITING || w.getState() == Thread.State.TIMED_WAITING)
+                .count() == workers.size());
+    }
+
+    /**
      * Waits for {@code gate} to open, polling; returns true if interrupted meanwhile (a task's cancellation),
      * false if it opened. Not a latch: under Fray 0.9.2 an interrupt can end a {@code CountDownLatch.await} with
      * {@code true} and no exception on a latch never counted down (docs/testing.md, "Limits").
