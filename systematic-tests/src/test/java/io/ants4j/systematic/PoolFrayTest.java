@@ -970,6 +970,46 @@ class PoolFrayTest {
     }
 
     /**
+     * The timed {@code invokeAny} never overruns its timeout ({@code AbstractPoolExecutor}: "each waiting, for a
+     * worker or for a result, only until the deadline"): on a pool of two workers, a fails at once and b waits
+     * until its cancellation interrupts it, so no task completes normally; a caller invokes both with a 100 ms
+     * timeout (long enough to hand both over: the call then waits for a result). The call throws {@code TimeoutException} (one that waited for a result without bound would wait
+     * for b, which ends only by its cancellation or its wait's bound), b is interrupted by its cancellation, and
+     * the pool terminates.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedInvokeAnyNeverWaitsForAResultPastItsDeadline() throws Exception {
+        Pool pool = Pool.newPool(2, PoolTasks.options());
+        AtomicBoolean never = new AtomicBoolean();
+        AtomicInteger bStarted = new AtomicInteger();
+        AtomicInteger bInterrupted = new AtomicInteger();
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread caller = start("caller", () -> {
+            try {
+                outcome.set(pool.invokeAny(List.<java.util.concurrent.Callable<String>>of(() -> {
+                    throw new IllegalStateException("a fails");
+                }, () -> {
+                    bStarted.incrementAndGet();
+                    if (cancelledWaiting(never)) {
+                        bInterrupted.incrementAndGet();
+                        throw new InterruptedException();
+                    }
+                    return "b";
+                }), 100, TimeUnit.MILLISECONDS));
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                outcome.set(e);
+            }
+        });
+        join(caller);
+        assertInstanceOf(java.util.concurrent.TimeoutException.class, outcome.get(), "what the timed invokeAny ended with");
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), () -> "b still runs: not cancelled, " + pool);
+        assertEquals(bStarted.get(), bInterrupted.get(), "b ran on past the call without its cancellation's interrupt");
+    }
+
+    /**
      * {@link LoadBalancing#ROUND_ROBIN} "retries an overloaded choice once on the least-running sub-pool" (README,
      * {@code MultiPool}): a nonblocking multi-pool of two sub-pools of two workers; a1 and a2 hold both workers of
      * sub-pool A, sub-pool B has one worker, parked idle (b1 and b2 ran on it; every worker but A's is parked
