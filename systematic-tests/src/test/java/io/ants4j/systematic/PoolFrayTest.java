@@ -1023,11 +1023,7 @@ class PoolFrayTest {
     void roundRobinRetriesAnOverloadedChoiceOnTheLeastRunningSubPool() throws Exception {
         java.util.Queue<Thread> workers = new java.util.concurrent.ConcurrentLinkedQueue<>();
         MultiPool pool = MultiPool.newMultiPool(2, 2, LoadBalancing.ROUND_ROBIN, PoolOptions.builder()
-                .threadFactory(task -> {
-                    Thread t = Thread.ofPlatform().daemon(true).unstarted(task);
-                    workers.add(t);
-                    return t;
-                }).disablePurge(true).nonblocking(true).build());
+                .threadFactory(recording(workers)).disablePurge(true).nonblocking(true).build());
         PoolTasks tasks = new PoolTasks(pool::cap, () -> {
             assertTrue(pool.running(0) <= 2 && pool.running(1) <= 2, () -> "a sub-pool above its capacity: " + pool);
         });
@@ -1059,6 +1055,15 @@ class PoolFrayTest {
         tasks.assertEachRanOnce("a1", "a2", "b1", "b2", "c");
     }
 
+    /** Platform daemon workers, each added to {@code workers} as it is made. */
+    private static java.util.concurrent.ThreadFactory recording(java.util.Queue<Thread> workers) {
+        return task -> {
+            Thread t = Thread.ofPlatform().daemon(true).unstarted(task);
+            workers.add(t);
+            return t;
+        };
+    }
+
     /** Waits until {@code n} tasks started and every worker but those running a held task is parked. */
     private static void untilEveryWorkerButTheHoldersIsParked(java.util.Queue<Thread> workers, Set<Thread> holders,
             int n) {
@@ -1066,6 +1071,56 @@ class PoolFrayTest {
                 .filter(w -> !holders.contains(w))
                 .filter(w -> w.getState() == Thread.State.WAITING || w.getState() == Thread.State.TIMED_WAITING)
                 .count() == workers.size());
+    }
+
+    /**
+     * A submission skips the fast lane while a submitter waits in the sub-pool it goes to ({@code WorkerPool}:
+     * "a submission never takes a worker while another submitter waits ... In a multi-pool this holds per
+     * sub-pool"; {@code MultiPoolCore}: "A submitter skips the lane while submitters wait in the sub-pool it
+     * picked"): a multi-pool of two sub-pools of one worker, round robin. t0 holds X's worker; b1 ran on Y's,
+     * which is parked idle before s1 submits to X, so s1 waits there. Then a newcomer submits b2 (to Y: it wakes
+     * Y's worker, which spins in the shared lane once b2 ended) and, once b2 started, its own task (to X, where s1
+     * waits), while Y's worker may be spinning or running b2; then t0 is let go. Invariant: s1's task starts
+     * before the newcomer's; every task runs once, no sub-pool above its capacity.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void theFastLaneNeverHandsATaskPastAWaitingSubmitter() throws Exception {
+        java.util.Queue<Thread> workers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolOptions.builder()
+                .threadFactory(recording(workers)).disablePurge(true).build());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> {
+            assertTrue(pool.running(0) <= 1 && pool.running(1) <= 1, () -> "a sub-pool above its capacity: " + pool);
+        });
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        Set<Thread> holders = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Runnable t0 = tasks.holding("t0", t0Ends);
+        pool.execute(() -> {
+            holders.add(Thread.currentThread());
+            t0.run();
+        });
+        tasks.untilStarted(1);
+        int x = pool.running(0) == 1 ? 0 : 1;
+        pool.execute(tasks.quick("b1"));
+        untilEveryWorkerButTheHoldersIsParked(workers, holders, 2);
+        Thread s1 = start("s1", () -> pool.execute(tasks.quick("s1")));
+        until("s1 waits", () -> pool.waiting(x) == 1);
+        Thread newcomer = start("newcomer", () -> {
+            pool.execute(tasks.quick("b2"));
+            until("b2 started", () -> tasks.started().contains("b2"));
+            pool.execute(tasks.quick("newcomer"));
+        });
+        until("the newcomer waits or runs", () -> pool.waiting(x) == 2 || tasks.started().contains("newcomer"));
+        t0Ends.countDown();
+        join(s1, newcomer);
+        tasks.untilStarted(5);
+        List<String> order = tasks.started();
+        assertTrue(order.indexOf("s1") < order.indexOf("newcomer"),
+                () -> "the newcomer's task started before that of s1, who waited: " + order);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("t0", "b1", "s1", "b2", "newcomer");
     }
 
     /**
