@@ -970,6 +970,160 @@ class PoolFrayTest {
     }
 
     /**
+     * The timed {@code invokeAny} never overruns its timeout ({@code AbstractPoolExecutor}: "each waiting, for a
+     * worker or for a result, only until the deadline"): on a pool of two workers, a fails at once and b waits
+     * until its cancellation interrupts it, so no task completes normally; a caller invokes both with a 100 ms
+     * timeout (long enough to hand both over: the call then waits for a result). The call throws {@code TimeoutException} (one that waited for a result without bound would wait
+     * for b, which ends only by its cancellation or its wait's bound), b is interrupted by its cancellation, and
+     * the pool terminates.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedInvokeAnyNeverWaitsForAResultPastItsDeadline() throws Exception {
+        Pool pool = Pool.newPool(2, PoolTasks.options());
+        AtomicBoolean never = new AtomicBoolean();
+        AtomicInteger bStarted = new AtomicInteger();
+        AtomicInteger bInterrupted = new AtomicInteger();
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread caller = start("caller", () -> {
+            try {
+                outcome.set(pool.invokeAny(List.<java.util.concurrent.Callable<String>>of(() -> {
+                    throw new IllegalStateException("a fails");
+                }, () -> {
+                    bStarted.incrementAndGet();
+                    if (cancelledWaiting(never)) {
+                        bInterrupted.incrementAndGet();
+                        throw new InterruptedException();
+                    }
+                    return "b";
+                }), 100, TimeUnit.MILLISECONDS));
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                outcome.set(e);
+            }
+        });
+        join(caller);
+        assertInstanceOf(java.util.concurrent.TimeoutException.class, outcome.get(), "what the timed invokeAny ended with");
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), () -> "b still runs: not cancelled, " + pool);
+        assertEquals(bStarted.get(), bInterrupted.get(), "b ran on past the call without its cancellation's interrupt");
+    }
+
+    /**
+     * {@link LoadBalancing#ROUND_ROBIN} "retries an overloaded choice once on the least-running sub-pool" (README,
+     * {@code MultiPool}): a nonblocking multi-pool of two sub-pools of two workers; a1 and a2 hold both workers of
+     * sub-pool A, sub-pool B has one worker, parked idle (b1 and b2 ran on it; every worker but A's is parked
+     * before the next submission, so none spins in the shared fast lane). Then round robin sends c to A, racing
+     * a releaser that lets a1 and a2 end. Invariant: c is accepted (on A, if a worker of A is free by then, or on
+     * B by the retry; never {@code PoolOverloadException}), every task runs once, no sub-pool above its capacity.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void roundRobinRetriesAnOverloadedChoiceOnTheLeastRunningSubPool() throws Exception {
+        java.util.Queue<Thread> workers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        MultiPool pool = MultiPool.newMultiPool(2, 2, LoadBalancing.ROUND_ROBIN, PoolOptions.builder()
+                .threadFactory(recording(workers)).disablePurge(true).nonblocking(true).build());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> {
+            assertTrue(pool.running(0) <= 2 && pool.running(1) <= 2, () -> "a sub-pool above its capacity: " + pool);
+        });
+        CountDownLatch hold = new CountDownLatch(1);
+        Set<Thread> holders = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.function.Function<String, Runnable> holding = name -> {
+            Runnable held = tasks.holding(name, hold);
+            return () -> {
+                holders.add(Thread.currentThread());
+                held.run();
+            };
+        };
+        pool.execute(holding.apply("a1"));
+        tasks.untilStarted(1);
+        int a = pool.running(0) == 1 ? 0 : 1;
+        pool.execute(tasks.quick("b1"));
+        untilEveryWorkerButTheHoldersIsParked(workers, holders, 2);
+        pool.execute(holding.apply("a2"));
+        tasks.untilStarted(3);
+        pool.execute(tasks.quick("b2"));
+        untilEveryWorkerButTheHoldersIsParked(workers, holders, 4);
+        assertTrue(pool.running(a) == 2 && pool.running(1 - a) == 1, () -> "not the setup meant: " + pool);
+        Thread c = start("c", () -> pool.execute(tasks.quick("c")));
+        Thread releaser = start("releaser", hold::countDown);
+        join(c, releaser);
+        tasks.untilStarted(5);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("a1", "a2", "b1", "b2", "c");
+    }
+
+    /** Platform daemon workers, each added to {@code workers} as it is made. */
+    private static java.util.concurrent.ThreadFactory recording(java.util.Queue<Thread> workers) {
+        return task -> {
+            Thread t = Thread.ofPlatform().daemon(true).unstarted(task);
+            workers.add(t);
+            return t;
+        };
+    }
+
+    /** Waits until {@code n} tasks started and every worker but those running a held task is parked. */
+    private static void untilEveryWorkerButTheHoldersIsParked(java.util.Queue<Thread> workers, Set<Thread> holders,
+            int n) {
+        until(n + " tasks started and every other worker parked", () -> holders.size() + workers.stream()
+                .filter(w -> !holders.contains(w))
+                .filter(w -> w.getState() == Thread.State.WAITING || w.getState() == Thread.State.TIMED_WAITING)
+                .count() == workers.size());
+    }
+
+    /**
+     * A submission skips the fast lane while a submitter waits in the sub-pool it goes to ({@code WorkerPool}:
+     * "a submission never takes a worker while another submitter waits ... In a multi-pool this holds per
+     * sub-pool"; {@code MultiPoolCore}: "A submitter skips the lane while submitters wait in the sub-pool it
+     * picked"): a multi-pool of two sub-pools of one worker, round robin. t0 holds X's worker; b1 ran on Y's,
+     * which is parked idle before s1 submits to X, so s1 waits there. Then a newcomer submits b2 (to Y: it wakes
+     * Y's worker, which spins in the shared lane once b2 ended) and, once b2 started, its own task (to X, where s1
+     * waits), while Y's worker may be spinning or running b2; then t0 is let go. Invariant: s1's task starts
+     * before the newcomer's; every task runs once, no sub-pool above its capacity.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void theFastLaneNeverHandsATaskPastAWaitingSubmitter() throws Exception {
+        java.util.Queue<Thread> workers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolOptions.builder()
+                .threadFactory(recording(workers)).disablePurge(true).build());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> {
+            assertTrue(pool.running(0) <= 1 && pool.running(1) <= 1, () -> "a sub-pool above its capacity: " + pool);
+        });
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        Set<Thread> holders = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Runnable t0 = tasks.holding("t0", t0Ends);
+        pool.execute(() -> {
+            holders.add(Thread.currentThread());
+            t0.run();
+        });
+        tasks.untilStarted(1);
+        int x = pool.running(0) == 1 ? 0 : 1;
+        pool.execute(tasks.quick("b1"));
+        untilEveryWorkerButTheHoldersIsParked(workers, holders, 2);
+        Thread s1 = start("s1", () -> pool.execute(tasks.quick("s1")));
+        until("s1 waits", () -> pool.waiting(x) == 1);
+        Thread newcomer = start("newcomer", () -> {
+            pool.execute(tasks.quick("b2"));
+            until("b2 started", () -> tasks.started().contains("b2"));
+            pool.execute(tasks.quick("newcomer"));
+        });
+        until("the newcomer waits or runs", () -> pool.waiting(x) == 2 || tasks.started().contains("newcomer"));
+        t0Ends.countDown();
+        join(s1, newcomer);
+        tasks.untilStarted(5);
+        List<String> order = tasks.started();
+        assertTrue(order.indexOf("s1") < order.indexOf("newcomer"),
+                () -> "the newcomer's task started before that of s1, who waited: " + order);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("t0", "b1", "s1", "b2", "newcomer");
+    }
+
+    /**
      * Waits for {@code gate} to open, polling; returns true if interrupted meanwhile (a task's cancellation),
      * false if it opened. Not a latch: under Fray 0.9.2 an interrupt can end a {@code CountDownLatch.await} with
      * {@code true} and no exception on a latch never counted down (docs/testing.md, "Limits").

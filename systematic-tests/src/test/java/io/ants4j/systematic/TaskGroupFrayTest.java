@@ -869,6 +869,102 @@ class TaskGroupFrayTest {
         assertFalse(sBesideT.get(), "s ran beside t, whose cancelled Future no longer held its slot");
     }
 
+    /**
+     * {@code close()}: "If {@code cancel()} throws (interrupting a task threw), this method still waits until none
+     * of the tasks runs, and then throws that". The group's task runs on a thread whose {@code interrupt()} sets
+     * the interrupt status and then throws; the task ignores interrupts and ends only once a releaser, who waits
+     * for the group to be cancelled, lets it go. Invariant: close() returns or throws only after the task ended
+     * (if it started), and what it throws is the interrupt's throwable.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void closeWaitsForTheTasksAlsoWhenInterruptingOneThrows() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(-1, task -> new InterruptThrows(task).start());
+        AtomicBoolean release = new AtomicBoolean();
+        AtomicBoolean started = new AtomicBoolean();
+        AtomicBoolean ended = new AtomicBoolean();
+        group.go(() -> {
+            started.set(true);
+            try {
+                until("the task is released", release::get); // ignores the cancellation's interrupt
+                return "released";
+            } finally {
+                ended.set(true);
+            }
+        });
+        Thread closer = start("closer", () -> {
+            String outcome = "returned";
+            try {
+                group.close();
+            } catch (IllegalStateException e) {
+                assertSame(InterruptThrows.INJECTED, e.getMessage(), "close() threw another exception");
+                outcome = "threw";
+            }
+            String how = outcome;
+            assertEquals(started.get(), ended.get(), () -> "close() " + how + " while a task of the group ran");
+        });
+        Thread releaser = start("releaser", () -> {
+            until("the group is cancelled", group::isCancelled);
+            Thread.yield();
+            release.set(true);
+        });
+        join(closer, releaser);
+    }
+
+    /** A platform thread whose {@code interrupt()} sets the interrupt status and then throws. */
+    private static final class InterruptThrows extends Thread {
+        static final String INJECTED = "injected: interrupting the task's thread threw";
+
+        InterruptThrows(Runnable task) {
+            super(task);
+        }
+
+        @Override
+        public void interrupt() {
+            super.interrupt();
+            throw new IllegalStateException(INJECTED);
+        }
+    }
+
+    /**
+     * The class javadoc, Failure and cancellation: "await throws an ExecutionException whose cause is that first
+     * throwable. What other tasks throw afterwards is attached to it as suppressed ..., except an
+     * InterruptedException". Tasks a and b, once both run, each throw their own exception, racing; c waits until the
+     * cancellation interrupts it and throws InterruptedException. Invariant: the cause is a or b, one that saw
+     * the group cancelled before it threw is not the cause, and the other one is the only suppressed throwable.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void theFirstFailureIsTheCauseAndTheLaterOnesSuppressed() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(-1, PLATFORM_THREADS);
+        IllegalStateException a = new IllegalStateException("a failed");
+        IllegalStateException b = new IllegalStateException("b failed");
+        Set<Throwable> thrownAfterTheCancellation = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        AtomicInteger started = new AtomicInteger();
+        for (IllegalStateException thrown : List.of(a, b)) {
+            group.go(() -> {
+                started.incrementAndGet();
+                until("a and b run", () -> started.get() == 2); // a task not started when the group is cancelled never runs
+                if (group.isCancelled()) {
+                    thrownAfterTheCancellation.add(thrown);
+                }
+                throw thrown;
+            });
+        }
+        group.go(() -> {
+            until("c is interrupted by the cancellation", Thread::interrupted);
+            throw new InterruptedException("c");
+        });
+        ExecutionException e = assertThrows(ExecutionException.class, group::await);
+        Throwable cause = e.getCause();
+        assertTrue(cause == a || cause == b, () -> "the cause is " + cause);
+        assertFalse(thrownAfterTheCancellation.contains(cause), "the cause was thrown after the group was cancelled");
+        assertEquals(List.of(cause == a ? b : a), List.of(cause.getSuppressed()), "what is suppressed in the cause");
+        group.close();
+    }
+
     /** The results {@code await} returned, or the class of what it threw. */
     private static Object outcomeOfAwait(TaskGroup<String> group) throws Exception {
         try {
