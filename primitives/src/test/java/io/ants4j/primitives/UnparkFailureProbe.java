@@ -40,6 +40,14 @@ import java.util.function.Supplier;
  *       {@code Result}, the other thread and the future too.
  *   <li>{@code once-value}: a {@link Once#value} supplier returns while two threads wait for it, the later one
  *       lost; the other waiter must still get the value, and the caller that ran the supplier too.
+ *   <li>{@code rwmutex-interrupted-writer-keeps-interrupt}: a writer interrupted in {@code lockInterruptibly} while
+ *       it waits for a reader lets in the reader it held back, whose unpark throws: whatever {@code lockInterruptibly}
+ *       then throws, the interrupt it consumed must not be lost (as {@code TaskGroup.go} keeps it, CHANGELOG).
+ *   <li>{@code semaphore-interrupted-head-keeps-interrupt}: the same for {@link WeightedSemaphore#acquire}: an
+ *       interrupted head waiter leaves and grants the waiter behind it, whose unpark throws.
+ *   <li>{@code cond-over-mutex-runtime-exception}: {@link Cond#await(long, TimeUnit)} over a {@link Mutex} whose
+ *       {@code unlock()} releases the lock and then throws a {@code RuntimeException} (the unpark's
+ *       {@code RejectedExecutionException}, the stand-in every other probe uses): the lock must be held again.
  * </ul>
  */
 final class UnparkFailureProbe {
@@ -56,7 +64,10 @@ final class UnparkFailureProbe {
                 case "rwmutex-writer-gives-up" -> rwMutexWriterGivesUp();
                 case "once-value" -> onceValue();
                 case "singleflight-run" -> singleFlightRun();
-                case "cond-over-mutex" -> condOverMutex();
+                case "cond-over-mutex" -> condOverMutex(true);
+                case "cond-over-mutex-runtime-exception" -> condOverMutex(false);
+                case "rwmutex-interrupted-writer-keeps-interrupt" -> rwMutexInterruptedWriterKeepsInterrupt();
+                case "semaphore-interrupted-head-keeps-interrupt" -> semaphoreInterruptedHeadKeepsInterrupt();
                 case "cond-over-reentrant-lock" -> condOverReentrantLock();
                 case "taskgroup-interrupted-submitter" -> taskGroupInterruptedSubmitter();
                 default -> "FAIL: unknown probe " + args[0];
@@ -273,25 +284,26 @@ final class UnparkFailureProbe {
                         + " (TaskGroup.go javadoc); got: " + outcome;
     }
 
-    private static String condOverMutex() throws Exception {
+    private static String condOverMutex(boolean error) throws Exception {
         Mutex mutex = new Mutex();
-        return condOver(mutex, mutex::isLocked, () -> mutex.toString().endsWith("waiters=1]"));
+        return condOver(mutex, mutex::isLocked, () -> mutex.toString().endsWith("waiters=1]"), error);
     }
 
     private static String condOverReentrantLock() throws Exception {
         java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
-        return condOver(lock, lock::isHeldByCurrentThread, () -> lock.getQueueLength() == 1);
+        return condOver(lock, lock::isHeldByCurrentThread, () -> lock.getQueueLength() == 1, true);
     }
 
     /**
      * A Cond over {@code mutex}, whose unlock in await releases it and then fails to wake the virtual thread
-     * queued on it: await must throw with the lock held again ({@code heldHere}), and no other thread get it.
+     * queued on it (with an Error if {@code error}, else the scheduler's RejectedExecutionException): await must
+     * throw with the lock held again ({@code heldHere}), and no other thread get it.
      */
     private static String condOver(java.util.concurrent.locks.Lock mutex, java.util.function.BooleanSupplier heldHere,
-            java.util.function.BooleanSupplier oneQueued) throws Exception {
+            java.util.function.BooleanSupplier oneQueued, boolean error) throws Exception {
         Cond cond = new Cond(mutex);
         RejectingScheduler scheduler = new RejectingScheduler();
-        scheduler.error = true;
+        scheduler.error = error;
         mutex.lock();
         Thread lost = startVirtual(scheduler, mutex::lock);
         if (!until(() -> parked(lost) && oneQueued.getAsBoolean())) {
@@ -453,5 +465,80 @@ final class UnparkFailureProbe {
                     + "; the waiting thread " + waiterOutcome + "; the joined future " + joinedOutcome;
         }
         return "OK";
+    }
+
+    private static String rwMutexInterruptedWriterKeepsInterrupt() throws Exception {
+        RWMutex rw = new RWMutex();
+        RejectingScheduler scheduler = new RejectingScheduler();
+        rw.readLock().lock(); // held by this thread: the writer waits for it
+        CompletableFuture<String> writerOutcome = new CompletableFuture<>();
+        Thread writer = new Thread(() -> {
+            try {
+                rw.writeLock().lockInterruptibly();
+                writerOutcome.complete("acquired, interrupted=" + Thread.currentThread().isInterrupted());
+            } catch (InterruptedException e) {
+                writerOutcome.complete("OK");
+            } catch (Throwable t) {
+                writerOutcome.complete("threw " + t + ", interrupted=" + Thread.currentThread().isInterrupted());
+            }
+        });
+        writer.setDaemon(true);
+        writer.start();
+        if (!until(() -> rw.toString().endsWith("writer pending]") && parked(writer))) {
+            return "FAIL: setup: the writer did not wait for the reader";
+        }
+        Thread lost = startVirtual(scheduler, () -> rw.readLock().lock());
+        if (!until(() -> parked(lost))) {
+            return "FAIL: setup: the second reader did not park behind the waiting writer";
+        }
+        scheduler.reject = true;
+        writer.interrupt();
+        String outcome = writerOutcome.get(WAIT_MS, TimeUnit.MILLISECONDS);
+        System.out.println("interrupted writer: " + outcome + "; " + rw);
+        return outcome.equals("OK") || outcome.endsWith("interrupted=true") ? "OK"
+                : "FAIL: writeLock().lockInterruptibly(), interrupted while waiting for a reader, " + outcome
+                        + ": the interrupt it consumed is lost (Lock.lockInterruptibly: an interrupted acquisition"
+                        + " throws InterruptedException; TaskGroup.go keeps the interrupt in the same case)";
+    }
+
+    private static String semaphoreInterruptedHeadKeepsInterrupt() throws Exception {
+        WeightedSemaphore sem = new WeightedSemaphore(2);
+        RejectingScheduler scheduler = new RejectingScheduler();
+        sem.acquire(2); // all permits held here
+        sem.release(1); // one free: the head (wants 2) waits, the one behind it (wants 1) waits behind the head
+        CompletableFuture<String> headOutcome = new CompletableFuture<>();
+        Thread head = new Thread(() -> {
+            try {
+                sem.acquire(2);
+                headOutcome.complete("acquired, interrupted=" + Thread.currentThread().isInterrupted());
+            } catch (InterruptedException e) {
+                headOutcome.complete("OK");
+            } catch (Throwable t) {
+                headOutcome.complete("threw " + t + ", interrupted=" + Thread.currentThread().isInterrupted());
+            }
+        });
+        head.setDaemon(true);
+        head.start();
+        if (!until(() -> parked(head))) {
+            return "FAIL: setup: the head waiter did not park";
+        }
+        Thread lost = startVirtual(scheduler, () -> {
+            try {
+                sem.acquire(1);
+            } catch (InterruptedException e) {
+                // not interrupted
+            }
+        });
+        if (!until(() -> parked(lost))) {
+            return "FAIL: setup: the second waiter did not park behind the head";
+        }
+        scheduler.reject = true;
+        head.interrupt(); // the head leaves: the one behind it fits the free permit and is granted it
+        String outcome = headOutcome.get(WAIT_MS, TimeUnit.MILLISECONDS);
+        System.out.println("interrupted head: " + outcome + "; " + sem);
+        return outcome.equals("OK") || outcome.endsWith("interrupted=true") ? "OK"
+                : "FAIL: WeightedSemaphore.acquire, interrupted while waiting, " + outcome
+                        + ": the interrupt it consumed is lost (its javadoc: InterruptedException if the thread is"
+                        + " interrupted while waiting; TaskGroup.go keeps the interrupt in the same case)";
     }
 }

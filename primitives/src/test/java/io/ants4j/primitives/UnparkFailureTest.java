@@ -84,13 +84,13 @@ class UnparkFailureTest {
      */
     @Test
     void anInterruptedWriterWhoseHeldBackReaderUnparkThrowsKeepsItsInterrupt() throws Exception {
-        runProbe(UnparkFailureMoreProbe.class, "rwmutex-interrupted-writer-keeps-interrupt");
+        runProbe("rwmutex-interrupted-writer-keeps-interrupt");
     }
 
     /** The same for WeightedSemaphore.acquire: an interrupted head waiter grants the waiter behind it. */
     @Test
     void anInterruptedSemaphoreWaiterWhoseGrantUnparkThrowsKeepsItsInterrupt() throws Exception {
-        runProbe(UnparkFailureMoreProbe.class, "semaphore-interrupted-head-keeps-interrupt");
+        runProbe("semaphore-interrupted-head-keeps-interrupt");
     }
 
     /**
@@ -99,7 +99,7 @@ class UnparkFailureTest {
      */
     @Test
     void condAwaitOverAMutexWhoseUnlockThrowsARuntimeExceptionAfterReleasingHoldsTheLockAgain() throws Exception {
-        runProbe(UnparkFailureMoreProbe.class, "cond-over-mutex-runtime-exception");
+        runProbe("cond-over-mutex-runtime-exception");
     }
 
     /** As {@link #condAwaitOverAMutexWhoseUnlockThrowsAfterReleasingHoldsTheLockAgain}, over a {@code ReentrantLock}. */
