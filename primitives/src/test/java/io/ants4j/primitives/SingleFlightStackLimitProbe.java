@@ -18,8 +18,7 @@ import java.util.concurrent.locks.LockSupport;
  * waiting (InterruptedException)"). Prints OK, or FAIL and what broke.
  */
 final class SingleFlightStackLimitProbe {
-    private static final int DEPTHS = 300;
-    private static int depth;
+    private static final int DEPTHS = StackLimit.DEPTHS;
     private static Runnable[] held; // plain arrays: the attempt's own frames stay shallow
     private static boolean[] fnReturned;
     private static boolean[] completionOverflowed;
@@ -37,22 +36,6 @@ final class SingleFlightStackLimitProbe {
         System.out.println(result);
         System.out.flush();
         Runtime.getRuntime().halt(0); // the stuck waiters spin for ever
-    }
-
-    private static void descend() {
-        try {
-            descend();
-        } catch (StackOverflowError bottom) {
-            // the bottom, or a level below failed before it could attempt
-        }
-        if (depth < DEPTHS) {
-            int k = depth++;
-            try {
-                held[k].run();
-            } catch (StackOverflowError e) {
-                completionOverflowed[k] = fnReturned[k];
-            }
-        }
     }
 
     private static String waitingThread() throws Exception {
@@ -91,11 +74,13 @@ final class SingleFlightStackLimitProbe {
             waiters.add(waiter);
             given.add(got);
         }
-        Thread deepThread = new Thread(null, SingleFlightStackLimitProbe::descend, "deep-completer", 512 * 1024);
-        deepThread.start();
-        if (!deepThread.join(Duration.ofSeconds(20))) {
-            return "FAIL: setup: the deep thread did not end";
-        }
+        StackLimit.atEveryDepth(k -> {
+            try {
+                held[k].run();
+            } catch (StackOverflowError e) {
+                completionOverflowed[k] = fnReturned[k];
+            }
+        });
         List<Integer> overflowedAfterFn = new ArrayList<>();
         List<Integer> neverGiven = new ArrayList<>();
         List<String> ignoreInterrupts = new ArrayList<>();

@@ -197,17 +197,24 @@ final class UnparkFailureProbe {
         return taken ? "OK" : "FAIL: writeLock().tryLock() on a free RWMutex returned false";
     }
 
-    private static String rwMutexWriterGivesUp() throws Exception {
-        RWMutex rw = new RWMutex();
+    /**
+     * This thread holds a read lock of {@code rw}; a writer waits for it in {@code lockInterruptibly}, a virtual
+     * reader (whose unpark throws) parks behind the writer, and the writer is interrupted: it gives up and lets
+     * that reader in. Returns the writer's outcome ({@code OK}: InterruptedException; else what it did, with its
+     * interrupt status), or {@code FAIL: setup...}.
+     */
+    private static String interruptAWriterWithALostReaderBehindIt(RWMutex rw) throws Exception {
         RejectingScheduler scheduler = new RejectingScheduler();
         rw.readLock().lock(); // held by this thread: the writer waits for it
         CompletableFuture<String> writerOutcome = new CompletableFuture<>();
         Thread writer = new Thread(() -> {
             try {
                 rw.writeLock().lockInterruptibly();
-                writerOutcome.complete("acquired");
+                writerOutcome.complete("acquired, interrupted=" + Thread.currentThread().isInterrupted());
+            } catch (InterruptedException e) {
+                writerOutcome.complete("OK");
             } catch (Throwable t) {
-                writerOutcome.complete("threw " + t);
+                writerOutcome.complete("threw " + t + ", interrupted=" + Thread.currentThread().isInterrupted());
             }
         });
         writer.setDaemon(true);
@@ -223,6 +230,15 @@ final class UnparkFailureProbe {
         writer.interrupt();
         String outcome = writerOutcome.get(WAIT_MS, TimeUnit.MILLISECONDS);
         System.out.println("interrupted writer: " + outcome + "; " + rw);
+        return outcome;
+    }
+
+    private static String rwMutexWriterGivesUp() throws Exception {
+        RWMutex rw = new RWMutex();
+        String outcome = interruptAWriterWithALostReaderBehindIt(rw);
+        if (outcome.startsWith("FAIL")) {
+            return outcome;
+        }
         rw.readLock().unlock(); // this thread's hold
         rw.readLock().unlock(); // the lost reader's hold, let in by the writer that gave up
         System.out.println("after both read holds are given back: " + rw + ", readers=" + rw.readers());
@@ -469,32 +485,10 @@ final class UnparkFailureProbe {
 
     private static String rwMutexInterruptedWriterKeepsInterrupt() throws Exception {
         RWMutex rw = new RWMutex();
-        RejectingScheduler scheduler = new RejectingScheduler();
-        rw.readLock().lock(); // held by this thread: the writer waits for it
-        CompletableFuture<String> writerOutcome = new CompletableFuture<>();
-        Thread writer = new Thread(() -> {
-            try {
-                rw.writeLock().lockInterruptibly();
-                writerOutcome.complete("acquired, interrupted=" + Thread.currentThread().isInterrupted());
-            } catch (InterruptedException e) {
-                writerOutcome.complete("OK");
-            } catch (Throwable t) {
-                writerOutcome.complete("threw " + t + ", interrupted=" + Thread.currentThread().isInterrupted());
-            }
-        });
-        writer.setDaemon(true);
-        writer.start();
-        if (!until(() -> rw.toString().endsWith("writer pending]") && parked(writer))) {
-            return "FAIL: setup: the writer did not wait for the reader";
+        String outcome = interruptAWriterWithALostReaderBehindIt(rw);
+        if (outcome.startsWith("FAIL")) {
+            return outcome;
         }
-        Thread lost = startVirtual(scheduler, () -> rw.readLock().lock());
-        if (!until(() -> parked(lost))) {
-            return "FAIL: setup: the second reader did not park behind the waiting writer";
-        }
-        scheduler.reject = true;
-        writer.interrupt();
-        String outcome = writerOutcome.get(WAIT_MS, TimeUnit.MILLISECONDS);
-        System.out.println("interrupted writer: " + outcome + "; " + rw);
         return outcome.equals("OK") || outcome.endsWith("interrupted=true") ? "OK"
                 : "FAIL: writeLock().lockInterruptibly(), interrupted while waiting for a reader, " + outcome
                         + ": the interrupt it consumed is lost (Lock.lockInterruptibly: an interrupted acquisition"
