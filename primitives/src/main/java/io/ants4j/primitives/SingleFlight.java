@@ -113,7 +113,9 @@ public final class SingleFlight<K, V> {
      * completion on an exhausted heap) concerns that caller, and the caller that ran the function is
      * given its outcome as every other is (as Once does). The hand-over allocates one Result; if that
      * fails, a woken thread makes its own (or its ExecutionException), and the futures are failed with
-     * the error. Waking a platform thread allocates nothing; completing a future may (the failure's
+     * the error. A call of run that nobody joined makes no shared Result: its caller makes its own on
+     * return, which the JIT can keep out of the heap when the caller only reads the value (the
+     * uncontended path then allocates the Call and the map's node, as a map of futures does). Waking a platform thread allocates nothing; completing a future may (the failure's
      * wrapper, made by CompletableFuture): if it fails, the future is failed with that error if that
      * can be done, else it stays incomplete, as the future of a CompletableFuture.supplyAsync whose
      * completion fails does. A StackOverflowError in the completion is out of reach, as in every
@@ -472,7 +474,7 @@ public final class SingleFlight<K, V> {
             }
             shared = waiting > 1;
             Throwable noResult = null;
-            if (failure == null) {
+            if (failure == null && (joined != null || owner != null)) {
                 try {
                     result = new Result<>(value, shared);
                 } catch (Throwable t) {

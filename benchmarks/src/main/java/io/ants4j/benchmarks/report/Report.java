@@ -76,6 +76,7 @@ public final class Report {
             {"taskGroup", "TaskGroup (ours)"}, {"invokeAll", "invokeAll + Semaphore"},
             {"allOf", "CompletableFuture.allOf + Semaphore"},
             {"singleFlight", "SingleFlight (ours)"}, {"chmFutures", "ConcurrentHashMap of CompletableFutures"},
+            {"chmFuturesRemovedFirst", "the same, key removed before completing"},
             {"chmPutRemove", "ConcurrentHashMap put + remove"},
             {"pool", "Pool (ours)"}, {"poolWithFunc", "PoolWithFunc (ours)"}, {"multiPool", "MultiPool (ours)"},
             {"threadPoolExecutor", "ThreadPoolExecutor(2)"}, {"forkJoinCommonPool", "ForkJoinPool.commonPool()"},

@@ -22,7 +22,10 @@ import org.openjdk.jmh.annotations.Threads;
  *
  * <ul>
  *   <li>{@code contended}: 8 threads call for one key, whose call spins for 1 µs; the time is per caller's
- *       call (most of them join a call another caller runs).</li>
+ *       call (most of them join a call another caller runs). Two hand-rolled peers: {@code chmFutures}
+ *       removes the key after completing the future, so a caller that finds the completed future takes its
+ *       value without a new call (stale by Go's rules, and cheap); {@code chmFuturesRemovedFirst} removes
+ *       the key first, as {@code SingleFlight} does, so every caller after completion starts a new call.</li>
  *   <li>{@code uncontended}: 1 thread, a key of its own, a call that returns at once: the cost of
  *       registering and removing the key, against a plain {@code ConcurrentHashMap} {@code put} and
  *       {@code remove} ({@code chmPutRemove}, the floor; the target is within 10% of it).</li>
@@ -67,6 +70,12 @@ public class SingleFlightBenchmark {
     }
 
     @Benchmark
+    @Threads(8)
+    public Integer contended_chmFuturesRemovedFirst() throws Exception {
+        return handRolledRemovedFirst("key", ONE_MICROSECOND);
+    }
+
+    @Benchmark
     @Threads(1)
     public Integer uncontended_singleFlight(ThreadKey thread) throws ExecutionException, InterruptedException {
         return flight.run(thread.key, AT_ONCE).value();
@@ -97,6 +106,25 @@ public class SingleFlightBenchmark {
             } finally {
                 futures.remove(key, mine);
             }
+        }
+        return inFlight.get();
+    }
+
+    /** The hand-rolled version with Go's order: the key leaves the map before the outcome is published. */
+    private Integer handRolledRemovedFirst(String key, Callable<Integer> fn) throws Exception {
+        CompletableFuture<Integer> mine = new CompletableFuture<>();
+        CompletableFuture<Integer> inFlight = futures.computeIfAbsent(key, k -> mine);
+        if (inFlight == mine) {
+            Integer value;
+            try {
+                value = fn.call();
+            } catch (Exception e) {
+                futures.remove(key, mine);
+                mine.completeExceptionally(e);
+                throw e;
+            }
+            futures.remove(key, mine);
+            mine.complete(value);
         }
         return inFlight.get();
     }
