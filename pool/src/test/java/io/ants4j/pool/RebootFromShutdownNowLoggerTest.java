@@ -45,7 +45,8 @@ class RebootFromShutdownNowLoggerTest {
             AtomicReference<Throwable> refused = new AtomicReference<>();
             logger.onError.set(() -> rebootRefused(multi, refused));
             multi.shutdownNow();
-            assertTrue(logger.onError.get() == null, "the logger was not called");
+            assertTrue(logger.onError.get() == null, () -> "the logger was not called at ERROR; the blocked task saw an"
+                    + " interrupt: " + channel.interrupted.get() + "; logged: " + logger.calls + "; " + multi);
             assertTrue(refused.get() instanceof IllegalStateException,
                     () -> "the logger's reboot was not refused with IllegalStateException but " + refused.get());
             String state = multi.isClosed() + ", sub-pools closed: " + Probe.cores(multi).get(0).isClosed() + ", "
@@ -84,7 +85,8 @@ class RebootFromShutdownNowLoggerTest {
             AtomicReference<Throwable> refused = new AtomicReference<>();
             logger.onError.set(() -> rebootRefused(pool, refused));
             pool.shutdownNow();
-            assertTrue(logger.onError.get() == null, "the logger was not called");
+            assertTrue(logger.onError.get() == null, () -> "the logger was not called at ERROR; the blocked task saw an"
+                    + " interrupt: " + channel.interrupted.get() + "; logged: " + logger.calls + "; " + pool);
             assertTrue(refused.get() instanceof IllegalStateException,
                     () -> "the logger's reboot was not refused with IllegalStateException but " + refused.get());
             assertTrue(pool.isClosed(), pool::toString);

@@ -1,7 +1,9 @@
 package io.ants4j.pool;
 
 import java.nio.channels.spi.AbstractInterruptibleChannel;
+import java.util.List;
 import java.util.ResourceBundle;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -51,9 +53,11 @@ final class ShutdownNowLoggerFixtures {
         }
     }
 
-    /** A logger that runs {@code onError} the first time it logs at {@code ERROR}. */
+    /** A logger that runs {@code onError} the first time it logs at {@code ERROR}, and records every call. */
     static final class ErrorHook implements System.Logger {
         final AtomicReference<Runnable> onError = new AtomicReference<>();
+        /** Each call's level and message, for a failing test to show. */
+        final List<String> calls = new CopyOnWriteArrayList<>();
 
         @Override
         public String getName() {
@@ -67,16 +71,19 @@ final class ShutdownNowLoggerFixtures {
 
         @Override
         public void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
+            calls.add(level + " " + msg + " " + thrown);
             error(level);
         }
 
         @Override
         public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+            calls.add(level + " " + format);
             error(level);
         }
 
         @Override
         public void log(Level level, Supplier<String> msgSupplier, Throwable thrown) {
+            calls.add(level + " " + thrown);
             error(level);
         }
 
