@@ -99,6 +99,68 @@ class PoolEventsTest {
         assertEquals(List.of(), of(events, "ants4j.PoolStatistics", "jfr-pool"), "a released pool reports none");
     }
 
+    /**
+     * {@code ants4j.PoolTuned}: "the requested size and the capacity before and after", of that tune: with two
+     * threads tuning one pool and one multi-pool at once, each to sizes of its own, the events chain (every
+     * event's old capacity is the new capacity of the one before it, or the first capacity), so no two report the
+     * same capacity before.
+     */
+    @Test
+    void concurrentTunesRecordTheCapacityEachOneChanged() throws Exception {
+        int tunes = 2_000;
+        Pool pool = Pool.newPool(1, PoolOptions.builder().name("jfr-tuned").build());
+        MultiPool multi = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN,
+                PoolOptions.builder().name("jfr-tuned-multi").build());
+        List<RecordedEvent> events;
+        try (Recording recording = new Recording()) {
+            recording.enable("ants4j.PoolTuned");
+            recording.start();
+            CountDownLatch start = new CountDownLatch(1);
+            List<Thread> tuners = new ArrayList<>();
+            for (int parity = 0; parity < 2; parity++) {
+                int first = 2 + parity; // one thread tunes to even sizes, the other to odd ones: all distinct
+                tuners.add(Thread.ofPlatform().start(() -> {
+                    await(start);
+                    for (int i = 0; i < tunes; i++) {
+                        pool.tune(first + 2 * i);
+                        multi.tune(first + 2 * i);
+                    }
+                }));
+            }
+            start.countDown();
+            for (Thread t : tuners) {
+                assertTrue(t.join(WAIT), "the tuners finish");
+            }
+            recording.stop();
+            Path file = dir.resolve("tuned.jfr");
+            recording.dump(file);
+            events = RecordingFile.readAllEvents(file);
+        } finally {
+            pool.release();
+            multi.release();
+        }
+        assertChained(of(events, "ants4j.PoolTuned", "jfr-tuned"), 1, 2 * tunes);
+        assertChained(of(events, "ants4j.PoolTuned", "jfr-tuned-multi"), 2, 2 * tunes);
+    }
+
+    /** The tune events of one pool form one chain of capacities from {@code initial}. */
+    private static void assertChained(List<RecordedEvent> tuned, int initial, int count) {
+        assertEquals(count, tuned.size(), "one event per tune");
+        java.util.Map<Integer, Integer> next = new java.util.HashMap<>();
+        for (RecordedEvent e : tuned) {
+            Integer clash = next.put(e.getInt("oldCapacity"), e.getInt("newCapacity"));
+            assertNull(clash, () -> "two tunes report capacity " + e.getInt("oldCapacity") + " before them: to "
+                    + clash + " and to " + e.getInt("newCapacity"));
+        }
+        int capacity = initial;
+        for (int i = 0; i < count; i++) {
+            Integer after = next.get(capacity);
+            int from = capacity;
+            assertTrue(after != null, () -> "no tune from capacity " + from);
+            capacity = after;
+        }
+    }
+
     /** Drives the pools whose events the recording should hold. */
     private static void exercise() throws Exception {
         Pool pool = Pool.newPool(1, PoolOptions.builder().name("jfr-pool").maxBlockingTasks(1)
