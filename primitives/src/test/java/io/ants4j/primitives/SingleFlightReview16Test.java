@@ -2,7 +2,9 @@ package io.ants4j.primitives;
 
 import static io.ants4j.primitives.Threads.start;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.ants4j.primitives.SingleFlight.Result;
@@ -13,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Review 16 of SingleFlight: defects found, each a test that fails on the code reviewed. */
@@ -110,5 +113,42 @@ class SingleFlightReview16Test {
         } finally {
             held.forEach(Runnable::run);
         }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // "The caller that runs the function waits for nothing: its interrupt is the function's to handle,
+    // as in any method". A function that is interrupted and handles it the standard way (restores the
+    // status, returns a value) leaves the status set while the completion, in the runner's thread, runs
+    // the dependents of the futures other callers joined with: the runner's interrupt reaches another
+    // caller's code (its interruptible wait fails at once) and is consumed there, so run returns with
+    // the interrupt lost. The earlier fix (set the status again only after the completion) covers a
+    // function that throws InterruptedException, not one that restores the status and returns.
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void theRunnersInterruptKeptByItsFunctionDoesNotReachADependentOfAJoinedFuture() throws Exception {
+        SingleFlight<String, Object> flight = new SingleFlight<>();
+        AtomicReference<CompletableFuture<Result<Object>>> joined = new AtomicReference<>();
+        AtomicBoolean dependentInterrupted = new AtomicBoolean();
+        Result<Object> ran = flight.run("key", () -> {
+            // another caller joins (here in this thread, for determinism; any thread's submit joins alike)
+            CompletableFuture<Result<Object>> f = flight.submit("key", () -> "not called");
+            f.whenComplete((r, e) -> {
+                try {
+                    Thread.sleep(1); // another caller's code that waits
+                } catch (InterruptedException ie) {
+                    dependentInterrupted.set(true);
+                }
+            });
+            joined.set(f);
+            Thread.currentThread().interrupt(); // the runner is interrupted; its function keeps the status
+            return "value";
+        });
+        boolean interrupted = Thread.interrupted();
+        assertEquals(new Result<>("value", true), ran);
+        assertEquals(new Result<>("value", true), joined.get().getNow(null));
+        assertFalse(dependentInterrupted.get(),
+                "the runner's interrupt reached another caller's dependent (its wait threw InterruptedException)");
+        assertTrue(interrupted, "the runner's interrupt status, kept by its function, is lost");
     }
 }
