@@ -117,8 +117,10 @@ class SingleFlightReview16Test {
 
     // ---------------------------------------------------------------------------------------------
     // "The caller that runs the function waits for nothing: its interrupt is the function's to handle,
-    // as in any method". A function that is interrupted and handles it the standard way (restores the
-    // status, returns a value) leaves the status set while the completion, in the runner's thread, runs
+    // as in any method"; README: "A waiting caller that is interrupted stops waiting, and nobody else is
+    // disturbed". A runner interrupted while its function runs, by a function that does not look at the
+    // interrupt (most code) or handles it the standard way (restores the status, returns a value), still
+    // has its status set when the completion, in the runner's thread, runs
     // the dependents of the futures other callers joined with: the runner's interrupt reaches another
     // caller's code (its interruptible wait fails at once) and is consumed there, so run returns with
     // the interrupt lost. The earlier fix (set the status again only after the completion) covers a
@@ -141,7 +143,7 @@ class SingleFlightReview16Test {
                 }
             });
             joined.set(f);
-            Thread.currentThread().interrupt(); // the runner is interrupted; its function keeps the status
+            Thread.currentThread().interrupt(); // the runner is interrupted while its function runs, which goes on
             return "value";
         });
         boolean interrupted = Thread.interrupted();
