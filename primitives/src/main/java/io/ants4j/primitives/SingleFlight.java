@@ -103,26 +103,29 @@ public final class SingleFlight<K, V> {
      * when it cannot add a worker): then whichever came first decides, and a task run after the
      * refusal does nothing.
      *
-     * Failures. Every allocation of a caller comes before the state it changes: the Call, the Node and
-     * the submit task before the key is registered or the stack pushed; the InterruptedException of
-     * a leaving waiter after it has left (an OutOfMemoryError then leaves it gone with its interrupt
-     * status set). The completion allocates nothing before the hand-over but what the map's remove
-     * may (untreeifying a bin): a remove that throws is passed over, and the completed call left in
-     * the map is replaced by the next caller for its key. The completion throws nothing: whatever fails
-     * on the way to one caller (an unpark of a virtual thread the JDK cannot schedule, a future's
-     * completion on an exhausted heap) concerns that caller, and the caller that ran the function is
-     * given its outcome as every other is (as Once does). The hand-over allocates one Result; if that
-     * fails, a woken thread makes its own (or its ExecutionException), and the futures are failed with
-     * the error. A call of run that nobody joined makes no shared Result: its caller makes its own on
-     * return, which the JIT can keep out of the heap when the caller only reads the value (the
-     * uncontended path then allocates the Call and the map's node, as a map of futures does). Waking a platform thread allocates nothing; completing a future may (the failure's
-     * wrapper, made by CompletableFuture): if it fails, the future is failed with that error if that
-     * can be done, else it stays incomplete, as the future of a CompletableFuture.supplyAsync whose
-     * completion fails does. A StackOverflowError in the completion is out of reach, as in every
-     * primitive (README): its waiting callers may then wait for ever. The
-     * first run of each VarHandle call site in the JVM links it, which allocates; class
-     * initialization runs every one, and the futures' completions, on throwaway calls
-     * (linkStateChanges), so a completion on an exhausted heap finds them linked.
+     * Failures. Every allocation of a caller comes before the state it changes: the Call, the Node and the
+     * submit task before the key is registered or the stack pushed; the InterruptedException of a leaving
+     * waiter after it has left (an OutOfMemoryError then leaves it gone with its interrupt status set). The
+     * map's insert itself may throw after it inserted the key (treeifying a bin calls the keys' compareTo
+     * and allocates, as a resize and a counter cell do): the caller then fails its own call with that
+     * throwable, as an executor's refusal does, which removes the key and gives the failure to anyone who
+     * joined meanwhile. The completion allocates nothing before the hand-over but what the map's remove may
+     * (untreeifying a bin): a remove that throws is passed over, and the completed call left in the map is
+     * replaced by the next caller for its key. The completion throws nothing: whatever fails on the way to
+     * one caller (an unpark of a virtual thread the JDK cannot schedule, a future's completion on an
+     * exhausted heap) concerns that caller, and the caller that ran the function is given its outcome as
+     * every other is (as Once does). The hand-over allocates one Result; if that fails, a woken thread
+     * makes its own (or its ExecutionException), and the futures are failed with the error. A call of run
+     * that nobody joined makes no shared Result: its caller makes its own on return, which the JIT can keep
+     * out of the heap when the caller only reads the value (the uncontended path then allocates the Call
+     * and the map's node, as a map of futures does). Waking a platform thread allocates nothing; completing
+     * a future may (the failure's wrapper, made by CompletableFuture): if it fails, the future is failed
+     * with that error if that can be done, else it stays incomplete, as the future of a
+     * CompletableFuture.supplyAsync whose completion fails does. A StackOverflowError in the completion is
+     * out of reach, as in every primitive (README): its waiting callers may then wait for ever. The first
+     * run of each VarHandle call site in the JVM links it, which allocates; class initialization runs every
+     * one, and the futures' completions, on throwaway calls (linkStateChanges), so a completion on an
+     * exhausted heap finds them linked.
      *
      * Interrupted waiters leave their Node on the stack (LEFT) until the completion: a call that
      * runs long under many interrupted waiters holds one small Node for each.
@@ -233,7 +236,7 @@ public final class SingleFlight<K, V> {
         Call<V> mine = new Call<>(self, null);
         Node node = null;
         for (;;) {
-            Call<V> inFlight = calls.putIfAbsent(key, mine);
+            Call<V> inFlight = register(key, mine);
             if (inFlight == null) {
                 return runHere(key, mine, fn);
             }
@@ -301,7 +304,7 @@ public final class SingleFlight<K, V> {
         Runnable task = () -> runAsync(key, mine, fn);
         Node node = null;
         for (;;) {
-            Call<V> inFlight = calls.putIfAbsent(key, mine);
+            Call<V> inFlight = register(key, mine);
             if (inFlight == null) {
                 return start(key, mine, task, executor);
             }
@@ -339,6 +342,21 @@ public final class SingleFlight<K, V> {
         return super.toString() + "[calls in flight = " + calls.size() + "]";
     }
 
+    /**
+     * Registers {@code call} for {@code key} unless a call is in flight for it; returns that call, or null if
+     * {@code call} was registered. The map may throw after it inserted the key (turning a bin into a tree calls
+     * the keys' {@code compareTo} and allocates, as a resize does): then {@code call} fails with what it threw,
+     * which leaves the key free again, and this method throws it.
+     */
+    private Call<V> register(K key, Call<V> call) {
+        try {
+            return calls.putIfAbsent(key, call);
+        } catch (Throwable registrationFailure) {
+            complete(key, call, null, registrationFailure);
+            throw registrationFailure;
+        }
+    }
+
     private Result<V> runHere(K key, Call<V> call, Callable<? extends V> fn) throws ExecutionException {
         callAndComplete(key, call, fn);
         return call.outcome();
@@ -369,7 +387,8 @@ public final class SingleFlight<K, V> {
      * Calls {@code fn} and completes {@code call} with what it returned or threw. An
      * {@link InterruptedException} of {@code fn} sets the calling thread's interrupt status again, after
      * the completion: the dependents of joined futures that the completion runs in this thread are
-     * other callers' code, which the interrupt must not reach.
+     * other callers' code, which the interrupt must not reach (the completion keeps an interrupt status
+     * it finds away from them the same way).
      */
     private void callAndComplete(K key, Call<V> call, Callable<? extends V> fn) {
         V value = null;
@@ -395,15 +414,24 @@ public final class SingleFlight<K, V> {
      * another caller.
      */
     private void complete(K key, Call<V> call, V value, Throwable failure) {
-        call.value = value;
-        call.failure = failure;
+        // The completing thread's interrupt is its own: the dependents of joined futures that the hand-over
+        // may run in this thread are other callers' code.
+        boolean interrupted = Thread.interrupted();
         try {
-            calls.remove(key, call);
-        } catch (Throwable mapFailure) {
-            // no memory to untreeify the key's bin: the completed call stays in the map until the next
-            // caller for the key replaces it (see run and submit)
+            call.value = value;
+            call.failure = failure;
+            try {
+                calls.remove(key, call);
+            } catch (Throwable mapFailure) {
+                // no memory to untreeify the key's bin: the completed call stays in the map until the next
+                // caller for the key replaces it (see run and submit)
+            }
+            call.handOver(call.publish());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
-        call.handOver(call.publish());
     }
 
     /** A call in flight or completed; see the implementation notes. */

@@ -151,4 +151,43 @@ class SingleFlightHandOverTest {
         assertEquals(1, calls.get());
         assertEquals(new Result<>("new", false), flight.run("key", () -> "new"));
     }
+
+    // ---------------------------------------------------------------------------------------------
+    // "The caller that runs the function waits for nothing: its interrupt is the function's to handle,
+    // as in any method"; README: "A waiting caller that is interrupted stops waiting, and nobody else is
+    // disturbed". A runner interrupted while its function runs, by a function that does not look at the
+    // interrupt (most code) or handles it the standard way (restores the status, returns a value), still
+    // has its status set when the completion, in the runner's thread, runs
+    // the dependents of the futures other callers joined with: the runner's interrupt reaches another
+    // caller's code (its interruptible wait fails at once) and is consumed there, so run returns with
+    // the interrupt lost. The earlier fix (set the status again only after the completion) covers a
+    // function that throws InterruptedException, not one that restores the status and returns.
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void theRunnersInterruptKeptByItsFunctionDoesNotReachADependentOfAJoinedFuture() throws Exception {
+        SingleFlight<String, Object> flight = new SingleFlight<>();
+        AtomicReference<CompletableFuture<Result<Object>>> joined = new AtomicReference<>();
+        AtomicBoolean dependentInterrupted = new AtomicBoolean();
+        Result<Object> ran = flight.run("key", () -> {
+            // another caller joins (here in this thread, for determinism; any thread's submit joins alike)
+            CompletableFuture<Result<Object>> f = flight.submit("key", () -> "not called");
+            f.whenComplete((r, e) -> {
+                try {
+                    Thread.sleep(1); // another caller's code that waits
+                } catch (InterruptedException ie) {
+                    dependentInterrupted.set(true);
+                }
+            });
+            joined.set(f);
+            Thread.currentThread().interrupt(); // the runner is interrupted while its function runs, which goes on
+            return "value";
+        });
+        boolean interrupted = Thread.interrupted();
+        assertEquals(new Result<>("value", true), ran);
+        assertEquals(new Result<>("value", true), joined.get().getNow(null));
+        assertFalse(dependentInterrupted.get(),
+                "the runner's interrupt reached another caller's dependent (its wait threw InterruptedException)");
+        assertTrue(interrupted, "the runner's interrupt status, kept by its function, is lost");
+    }
 }

@@ -2,9 +2,7 @@ package io.ants4j.primitives;
 
 import static io.ants4j.primitives.Threads.start;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.ants4j.primitives.SingleFlight.Result;
@@ -15,11 +13,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** Review 16 of SingleFlight: defects found, each a test that fails on the code reviewed. */
-class SingleFlightReview16Test {
+/**
+ * A key registration that throws after {@code ConcurrentHashMap} inserted the key (turning a bin into a tree, a
+ * resize, a counter cell: each allocates, and the tree calls the keys' {@code compareTo}) fails its call and
+ * removes the key: nothing outlives the call, and a later caller for the key starts a new one.
+ */
+class SingleFlightRegistrationFailureTest {
 
     /** Bounded wait for an outcome that should come at once (the function returns immediately). */
     private static <T> T within5s(CompletableFuture<T> future, String what) throws Exception {
@@ -113,44 +114,5 @@ class SingleFlightReview16Test {
         } finally {
             held.forEach(Runnable::run);
         }
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // "The caller that runs the function waits for nothing: its interrupt is the function's to handle,
-    // as in any method"; README: "A waiting caller that is interrupted stops waiting, and nobody else is
-    // disturbed". A runner interrupted while its function runs, by a function that does not look at the
-    // interrupt (most code) or handles it the standard way (restores the status, returns a value), still
-    // has its status set when the completion, in the runner's thread, runs
-    // the dependents of the futures other callers joined with: the runner's interrupt reaches another
-    // caller's code (its interruptible wait fails at once) and is consumed there, so run returns with
-    // the interrupt lost. The earlier fix (set the status again only after the completion) covers a
-    // function that throws InterruptedException, not one that restores the status and returns.
-    // ---------------------------------------------------------------------------------------------
-
-    @Test
-    void theRunnersInterruptKeptByItsFunctionDoesNotReachADependentOfAJoinedFuture() throws Exception {
-        SingleFlight<String, Object> flight = new SingleFlight<>();
-        AtomicReference<CompletableFuture<Result<Object>>> joined = new AtomicReference<>();
-        AtomicBoolean dependentInterrupted = new AtomicBoolean();
-        Result<Object> ran = flight.run("key", () -> {
-            // another caller joins (here in this thread, for determinism; any thread's submit joins alike)
-            CompletableFuture<Result<Object>> f = flight.submit("key", () -> "not called");
-            f.whenComplete((r, e) -> {
-                try {
-                    Thread.sleep(1); // another caller's code that waits
-                } catch (InterruptedException ie) {
-                    dependentInterrupted.set(true);
-                }
-            });
-            joined.set(f);
-            Thread.currentThread().interrupt(); // the runner is interrupted while its function runs, which goes on
-            return "value";
-        });
-        boolean interrupted = Thread.interrupted();
-        assertEquals(new Result<>("value", true), ran);
-        assertEquals(new Result<>("value", true), joined.get().getNow(null));
-        assertFalse(dependentInterrupted.get(),
-                "the runner's interrupt reached another caller's dependent (its wait threw InterruptedException)");
-        assertTrue(interrupted, "the runner's interrupt status, kept by its function, is lost");
     }
 }
