@@ -374,7 +374,14 @@ public final class Mutex implements Lock {
                 return ACQUIRED;
             }
             if (parked != Sema.GRANTED) {
-                resign();
+                try {
+                    resign();
+                } catch (Throwable wakeUpFailed) { // park cleared the interrupt this wait ends on: keep it
+                    if (parked == WaitQueue.INTERRUPTED) {
+                        Thread.currentThread().interrupt();
+                    }
+                    throw wakeUpFailed;
+                }
                 return parked;
             }
             awoke = true;
@@ -476,13 +483,15 @@ public final class Mutex implements Lock {
         WaitQueue q = sema.queue;
         WaitQueue.Waiter woken = null;
         boolean unlocked = false;
+        boolean handedOff = false;
         q.lock.lock();
         try {
             for (int s = state(); (s & LOCKED) != 0; s = state()) {
                 if (STATE.compareAndSet(this, s, s - LOCKED)) {
                     unlocked = true;
                     // STARVING may have ended while this thread took the lock: its last waiter left.
-                    woken = (s & STARVING) != 0 ? sema.release(1) : wakeLocked();
+                    handedOff = (s & STARVING) != 0;
+                    woken = handedOff ? sema.release(1) : wakeLocked();
                     break;
                 }
             }
@@ -492,7 +501,11 @@ public final class Mutex implements Lock {
         if (!unlocked) {
             throw unlockOfUnlocked();
         }
-        WaitQueue.unparkAll(woken);
+        if (handedOff) {
+            WaitQueue.unparkAll(woken);
+        } else {
+            unparkWoken(woken);
+        }
     }
 
     /** Wakes a waiter if there is one and nobody is awake, holding, or being handed the lock. */
@@ -508,7 +521,25 @@ public final class Mutex implements Lock {
         } finally {
             q.lock.unlock();
         }
-        WaitQueue.unparkAll(woken);
+        unparkWoken(woken);
+    }
+
+    /**
+     * Unparks the waiter {@link #wakeLocked} granted. If that throws, the JDK has lost the thread (it will
+     * never run to clear its WOKEN): WOKEN is taken back, so that a later unlock, or this call if the lock is
+     * free, wakes the next waiter; then the throwable propagates.
+     */
+    private void unparkWoken(WaitQueue.Waiter woken) {
+        try {
+            WaitQueue.unparkAll(woken);
+        } catch (Throwable lost) {
+            try {
+                resign();
+            } catch (Throwable alsoLost) {
+                // the next waiter's unpark threw too: its own resign took WOKEN back
+            }
+            throw lost;
+        }
     }
 
     /** Takes the right to wake a waiter (count down, WOKEN) and grants it. Caller holds the Sema's lock. */

@@ -4,7 +4,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
@@ -35,12 +34,14 @@ public final class Once {
      * Implementation notes.
      *
      * done is written once, with release semantics, after the action returned or threw; the
-     * fast path is one acquire read of it. The slow path is Go's: take a mutex, re-check, run the
-     * action, set done in a finally block. The mutex is a ReentrantLock rather than a monitor
-     * (a monitor held by a virtual thread that runs a blocking action pins its carrier on Java
-     * 21) and rather than our SpinLock (the action may run for a long time); being reentrant, it
-     * tells a recursive call apart from a concurrent one, which is how run() detects
-     * self-recursion instead of deadlocking.
+     * fast path is one acquire read of it. The slow path is the once-only call of func and value
+     * (Lazy, below) with the action given by the run that claims it: one state word that the first
+     * caller claims with a CAS, a stack of waiters pushed on it, all unparked by the getAndSet that
+     * completes the call. Unlike a lock (Go's mutex), whose unlock wakes
+     * one waiter that must wake the next, no waiter depends on another's wake-up: one that the JDK
+     * cannot unpark (on JDK 21 an OutOfMemoryError can escape the unpark of a virtual thread) is lost
+     * alone. The state's bottom is the calling thread, which tells a recursive call apart from a
+     * concurrent one: run() detects self-recursion instead of deadlocking.
      *
      * What marks an action done (done here, the state of Lazy, the fast-path fields of func and
      * value) runs after the action, on a heap it may have exhausted; the first run in the JVM of a
@@ -75,7 +76,8 @@ public final class Once {
     @SuppressWarnings("unused") // accessed through DONE
     private volatile boolean done;
 
-    private final ReentrantLock lock = new ReentrantLock();
+    /** The call of the first action; its function is given by the {@code run} that claims it. */
+    private final Lazy call = new Lazy(null);
 
     /** Creates a {@code Once} that has not run anything yet. */
     public Once() {
@@ -106,20 +108,12 @@ public final class Once {
     }
 
     private void runSlow(Runnable action) {
-        if (lock.isHeldByCurrentThread()) {
-            throw new IllegalStateException("Once.run called from inside its own action");
-        }
-        lock.lock();
         try {
-            if (!(boolean) DONE.getAcquire(this)) {
-                try {
-                    action.run();
-                } finally {
-                    DONE.setRelease(this, true);
-                }
-            }
+            call.runOnce(action);
         } finally {
-            lock.unlock();
+            if (call.isComplete()) {
+                DONE.setRelease(this, true);
+            }
         }
     }
 
@@ -258,19 +252,20 @@ public final class Once {
     }
 
     /**
-     * The once-only call behind {@link OnceFunc} and {@link OnceValue}: one state word, no lock.
+     * The once-only call behind {@link Once#run}, {@link OnceFunc} and {@link OnceValue}: one state word, no lock.
      *
      * <p>{@code state} is {@code null} before the first call. The first caller claims the call
      * with a CAS from {@code null} to its own {@link Thread}, takes the function out of
-     * {@code function} (dropping the reference) and calls it. A thread that finds the call
-     * running pushes a {@link Waiter} on {@code state} with a CAS, so the word is a stack of
-     * waiters with the running thread at its bottom, and parks until the call is complete (a
-     * thread that finds itself at the bottom is calling recursively, and throws). The running
-     * thread stores the result or the throwable in {@code outcome}, then swaps {@code state} to
-     * {@link #RETURNED} or {@link #THREW} (a volatile write, after which no push can succeed) and
-     * unparks every waiter of the stack it swapped out. Nothing is allocated after the claim, so
-     * an {@link OutOfMemoryError} cannot leave a claimed call without an outcome; a waiter's node
-     * is allocated before it changes anything.
+     * {@code function} (dropping the reference; {@code Once.run} passes its action instead) and
+     * calls it. A thread that finds the call running pushes a {@link Waiter} on {@code state}
+     * with a CAS, so the word is a stack of waiters with the running thread at its bottom, and
+     * parks until the call is complete (a thread that finds itself at the bottom is calling
+     * recursively, and throws). The running thread stores the result or the throwable in
+     * {@code outcome}, then swaps {@code state} to {@link #RETURNED} or {@link #THREW} (a
+     * volatile write, after which no push can succeed) and unparks every waiter of the stack it
+     * swapped out. Nothing is allocated after the claim, so an {@link OutOfMemoryError} cannot
+     * leave a claimed call without an outcome; a waiter's node is allocated before it changes
+     * anything.
      *
      * <p>Racy publication: the owner reaches this object through a final field, so a thread that
      * sees the owner sees {@code function} as the constructor wrote it (JLS 17.5), and
@@ -334,7 +329,9 @@ public final class Once {
                 }
                 if (s == null) {
                     if (STATE.compareAndSet(this, null, self)) {
-                        return callFunction(runnable);
+                        Object f = function;
+                        function = null; // dropped before the call, as Go's OnceFunc drops f
+                        return callFunction(f, runnable);
                     }
                 } else if (caller(s) == self) {
                     throw new IllegalStateException("Once.func or Once.value called from inside its own function");
@@ -344,9 +341,38 @@ public final class Once {
             }
         }
 
-        private Object callFunction(boolean runnable) {
-            Object f = function;
-            function = null; // dropped before the call, as Go's OnceFunc drops f
+        /**
+         * {@link Once#run}'s call: runs {@code action} if no thread has run one, else waits until that call is
+         * complete. Only the thread that ran the action throws what it threw; for every other call a
+         * completed call is done, however it ended (Go's {@code Once}: a panicking f counts as returned).
+         */
+        void runOnce(Runnable action) {
+            Thread self = Thread.currentThread();
+            for (;;) {
+                Object s = STATE.getAcquire(this);
+                if (s == RETURNED || s == THREW) {
+                    return;
+                }
+                if (s == null) {
+                    if (STATE.compareAndSet(this, null, self)) {
+                        callFunction(action, true);
+                        return;
+                    }
+                } else if (caller(s) == self) {
+                    throw new IllegalStateException("Once.run called from inside its own action");
+                } else {
+                    awaitCompletion(self);
+                }
+            }
+        }
+
+        /** Whether the call has returned or thrown. */
+        boolean isComplete() {
+            Object s = STATE.getAcquire(this);
+            return s == RETURNED || s == THREW;
+        }
+
+        private Object callFunction(Object f, boolean runnable) {
             Object result = null;
             Throwable thrown = null;
             try {

@@ -2,9 +2,13 @@ package io.ants4j.primitives;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One task of a {@link TaskGroup}: the {@code Future} the caller gets, and the {@code Runnable} the
@@ -51,6 +55,15 @@ final class TaskMember<T> implements Runnable, Callable<T> {
      * Future throws it once the Future is cancelled, the group's cancellation once it has cancelled
      * every member (see TaskGroup's notes).
      *
+     * Threads waiting in the Future's get wait in a WaitQueue of the member's (getters, made by the
+     * first that has to wait), not in FutureTask's list: FutureTask's completion stops at an unpark
+     * that throws (on JDK 21 an OutOfMemoryError can escape the unpark of a virtual thread), leaving
+     * the getters after it asleep and the completing call (a cancel, whose interrupt of the task then
+     * never goes out) thrown out halfway. done() takes every getter under the queue's lock and unparks
+     * them all, passing over one that cannot be; a getter enqueues under that lock only if the Future
+     * is not done, read after it published the queue, and done() reads the queue after the Future's
+     * state changed (volatile both, Dekker), so no getter is missed.
+     *
      * A task can be called nested in another one's call on the same thread (an executor that runs it
      * inline in go, such as CallerRunsPolicy or Runnable::run, or a ForkJoinPool worker that helps
      * while its task joins), of the same group or another: one interrupt status then serves both, and
@@ -71,6 +84,9 @@ final class TaskMember<T> implements Runnable, Callable<T> {
 
     private static final VarHandle CLAIMED;
     private static final VarHandle TASK_STATE;
+    private static final VarHandle GETTERS;
+    /** The wake status of a thread waiting in {@code get}: the {@code Future} is done. */
+    private static final int COMPLETED = 1;
 
     /** States of {@link #taskState}: the task has not been called. */
     private static final int NOT_CALLED = 0;
@@ -88,6 +104,7 @@ final class TaskMember<T> implements Runnable, Callable<T> {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             CLAIMED = lookup.findVarHandle(TaskMember.class, "claimed", boolean.class);
             TASK_STATE = lookup.findVarHandle(TaskMember.class, "taskState", int.class);
+            GETTERS = lookup.findVarHandle(TaskMember.class, "getters", WaitQueue.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -120,6 +137,9 @@ final class TaskMember<T> implements Runnable, Callable<T> {
      * read by that thread only, while this task is called.
      */
     private TaskMember<?> outer;
+    /** Threads waiting in the {@code Future}'s {@code get}; made by the first that has to wait. */
+    @SuppressWarnings("unused") // accessed through GETTERS
+    private volatile WaitQueue getters;
 
     TaskMember(TaskGroup<T> group, Callable<? extends T> task) {
         this.group = group;
@@ -273,6 +293,37 @@ final class TaskMember<T> implements Runnable, Callable<T> {
     }
 
     /**
+     * Waits in {@link #getters} until the {@code Future} is done; returns {@code false} if the deadline passed
+     * first.
+     */
+    private boolean awaitDone(boolean timed, long deadline) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        WaitQueue q = (WaitQueue) GETTERS.getAcquire(this);
+        if (q == null) {
+            WaitQueue created = new WaitQueue();
+            WaitQueue witness = (WaitQueue) GETTERS.compareAndExchange(this, null, created);
+            q = witness == null ? created : witness;
+        }
+        WaitQueue.Waiter w = new WaitQueue.Waiter();
+        q.lock.lock();
+        try {
+            if (future.isDone()) {
+                return true;
+            }
+            q.enqueue(w, false);
+        } finally {
+            q.lock.unlock();
+        }
+        int outcome = q.await(w, true, timed, deadline);
+        if (outcome == WaitQueue.INTERRUPTED) {
+            throw new InterruptedException();
+        }
+        return outcome == COMPLETED;
+    }
+
+    /**
      * Removes the current thread's record. For {@code TaskGroup}'s class initialization only, whose throwaway
      * members run inline on the initializing thread, which is nobody's executor thread.
      */
@@ -295,6 +346,44 @@ final class TaskMember<T> implements Runnable, Callable<T> {
     private final class Outcome extends FutureTask<T> {
         Outcome() {
             super(TaskMember.this);
+        }
+
+        @Override
+        public T get() throws InterruptedException, ExecutionException {
+            if (!isDone()) {
+                awaitDone(false, 0L);
+            }
+            return super.get(); // done: returns without waiting
+        }
+
+        @Override
+        public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+            Objects.requireNonNull(unit, "unit");
+            if (!isDone() && !awaitDone(true, WaitQueue.deadline(unit.toNanos(timeout)))) {
+                throw new TimeoutException();
+            }
+            return super.get(timeout, unit); // done: returns without waiting
+        }
+
+        /** Wakes the threads waiting in {@code get}; one the JDK cannot unpark is lost alone. */
+        @Override
+        protected void done() {
+            WaitQueue q = (WaitQueue) GETTERS.getAcquire(TaskMember.this);
+            if (q == null) {
+                return;
+            }
+            WaitQueue.Waiter woken;
+            q.lock.lock();
+            try {
+                woken = q.take(Integer.MAX_VALUE, COMPLETED);
+            } finally {
+                q.lock.unlock();
+            }
+            try {
+                WaitQueue.unparkAll(woken);
+            } catch (Throwable lost) {
+                // unparkAll woke every other getter; the one it could not is lost, and concerns nobody here
+            }
         }
 
         @Override

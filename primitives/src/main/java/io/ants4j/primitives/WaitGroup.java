@@ -370,7 +370,7 @@ public final class WaitGroup {
     /**
      * Un-counts a waiter that gave up (timeout, interrupt); {@code false} if its round ended
      * first, in which case its wait succeeded: it was granted, or it is now, by the release this
-     * call completed.
+     * call completed. Throws nothing of that release's wake-ups: they concern the other waiters.
      */
     private boolean leave(WaitQueue.Waiter w) {
         WaitQueue q = (WaitQueue) QUEUE.getAcquire(this);
@@ -390,7 +390,12 @@ public final class WaitGroup {
         } finally {
             q.lock.unlock();
         }
-        WaitQueue.unparkAll(granted);
+        try {
+            WaitQueue.unparkAll(granted);
+        } catch (Throwable lost) {
+            // the JDK could not wake another waiter of the round (unparkAll woke the rest): that one is lost,
+            // and this waiter's wait succeeded all the same
+        }
         return left;
     }
 

@@ -14,9 +14,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Review 16: more places where an unpark that throws (the JDK 25 stand-in, a virtual thread whose scheduler rejects
- * its continuation, for JDK 21's {@code OutOfMemoryError}) breaks a contract for the threads that are not lost.
- * Run in a JVM of its own by {@link UnparkFailureReview16Test}, as {@link UnparkFailureProbe}. Prints {@code OK}
+ * Where an unpark that throws (the JDK 25 stand-in, a virtual thread whose scheduler rejects its continuation, for
+ * JDK 21's {@code OutOfMemoryError}) could break a contract for the threads that are not lost.
+ * Run in a JVM of its own by {@link LostWaiterTest}, as {@link UnparkFailureProbe}. Prints {@code OK}
  * last, or {@code FAIL: } and what went wrong.
  * <ul>
  *   <li>{@code mutex-interrupted-waiter-keeps-interrupt}: a {@link Mutex#lockInterruptibly()} waiter chosen by an
@@ -43,10 +43,10 @@ import java.util.concurrent.TimeoutException;
  *       another wait for it: the caller that ran the action must return normally and the other waiter return.
  * </ul>
  */
-final class UnparkFailureReview16Probe {
+final class LostWaiterProbe {
     private static final long WAIT_MS = 5_000;
 
-    private UnparkFailureReview16Probe() {
+    private LostWaiterProbe() {
     }
 
     public static void main(String[] args) throws Exception {

@@ -4,15 +4,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Review 16: an unpark that throws (CHANGELOG, Unreleased, Fixed: "An unpark that throws (on JDK 21 an
- * OutOfMemoryError can escape the unpark of a virtual thread) while a primitive wakes a waiter: an interrupted
- * RWMutex writer or WeightedSemaphore waiter that passes on what it held keeps its interrupt status when that
- * throws; ... Once.func/Once.value wake every other waiter and give the caller that ran the function its outcome
- * ..."). The same cases, in the places that fix did not reach. Each runs {@link UnparkFailureReview16Probe} in a
- * JVM of its own (see {@link UnparkFailureTest}).
+ * A waiter the JDK cannot unpark (on JDK 21 an {@code OutOfMemoryError} can escape the unpark of a virtual thread)
+ * is lost alone: the thread that tried to wake it keeps its interrupt, the other waiters are still woken, and what
+ * the lost one was given does not block the primitive for later threads. Each case runs {@link LostWaiterProbe}
+ * in a JVM of its own (see {@link UnparkFailureTest}).
  */
 @Timeout(120)
-class UnparkFailureReview16Test {
+class LostWaiterTest {
 
     /**
      * Mutex javadoc: "A thread whose lockInterruptibly is interrupted ... leaves the queue without taking a wake-up
@@ -21,13 +19,13 @@ class UnparkFailureReview16Test {
      */
     @Test
     void anInterruptedMutexWaiterPassingItsWakeUpToALostOneKeepsItsInterrupt() throws Exception {
-        UnparkFailureTest.runProbe(UnparkFailureReview16Probe.class, "mutex-interrupted-waiter-keeps-interrupt");
+        UnparkFailureTest.runProbe(LostWaiterProbe.class, "mutex-interrupted-waiter-keeps-interrupt");
     }
 
     /** The same through RWMutex: a writer interrupted while it waits for another writer (the inner Mutex). */
     @Test
     void anInterruptedWriterWaitingForAWriterPassingItsWakeUpToALostOneKeepsItsInterrupt() throws Exception {
-        UnparkFailureTest.runProbe(UnparkFailureReview16Probe.class, "rwmutex-writer-on-inner-mutex-keeps-interrupt");
+        UnparkFailureTest.runProbe(LostWaiterProbe.class, "rwmutex-writer-on-inner-mutex-keeps-interrupt");
     }
 
     /**
@@ -37,7 +35,7 @@ class UnparkFailureReview16Test {
      */
     @Test
     void anInterruptedWaitGroupWaiterReleasingItsRoundToALostOneKeepsItsInterrupt() throws Exception {
-        UnparkFailureTest.runProbe(UnparkFailureReview16Probe.class, "waitgroup-interrupted-waiter-keeps-interrupt");
+        UnparkFailureTest.runProbe(LostWaiterProbe.class, "waitgroup-interrupted-waiter-keeps-interrupt");
     }
 
     /**
@@ -47,13 +45,13 @@ class UnparkFailureReview16Test {
      */
     @Test
     void cancellingTheGroupInterruptsARunningTaskEvenIfWakingAGetterOfItsFutureThrows() throws Exception {
-        UnparkFailureTest.runProbe(UnparkFailureReview16Probe.class, "taskgroup-cancel-interrupts-running-task");
+        UnparkFailureTest.runProbe(LostWaiterProbe.class, "taskgroup-cancel-interrupts-running-task");
     }
 
     /** TaskGroup javadoc: "cancel(true) throws what interrupting the task's thread throws, once the Future is cancelled". */
     @Test
     void cancelTrueOfATasksFutureInterruptsItEvenIfWakingAGetterThrows() throws Exception {
-        UnparkFailureTest.runProbe(UnparkFailureReview16Probe.class, "taskgroup-future-cancel-interrupts-running-task");
+        UnparkFailureTest.runProbe(LostWaiterProbe.class, "taskgroup-future-cancel-interrupts-running-task");
     }
 
     /**
@@ -62,7 +60,7 @@ class UnparkFailureReview16Test {
      */
     @Test
     void onceRunWakesEveryWaiterAndReturnsNormallyEvenIfAnUnparkThrows() throws Exception {
-        UnparkFailureTest.runProbe(UnparkFailureReview16Probe.class, "once-run-wakes-every-waiter");
+        UnparkFailureTest.runProbe(LostWaiterProbe.class, "once-run-wakes-every-waiter");
     }
 
     /**
@@ -72,7 +70,7 @@ class UnparkFailureReview16Test {
      */
     @Test
     void aTasksFutureWakesEveryGetterEvenIfOneUnparkThrows() throws Exception {
-        UnparkFailureTest.runProbe(UnparkFailureReview16Probe.class, "taskgroup-future-wakes-every-getter");
+        UnparkFailureTest.runProbe(LostWaiterProbe.class, "taskgroup-future-wakes-every-getter");
     }
 
     /**
@@ -82,6 +80,6 @@ class UnparkFailureReview16Test {
      */
     @Test
     void aMutexWhoseWokenWaiterWasLostStillWakesLaterWaiters() throws Exception {
-        UnparkFailureTest.runProbe(UnparkFailureReview16Probe.class, "mutex-lost-wake-up-still-wakes-later-waiters");
+        UnparkFailureTest.runProbe(LostWaiterProbe.class, "mutex-lost-wake-up-still-wakes-later-waiters");
     }
 }
