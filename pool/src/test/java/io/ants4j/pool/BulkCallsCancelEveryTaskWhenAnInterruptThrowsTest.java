@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ants4j.pool.ShutdownNowLoggerFixtures.FailingCloseChannel;
+import java.nio.channels.spi.AbstractInterruptibleChannel;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -27,6 +27,43 @@ import org.junit.jupiter.api.Test;
  * of its {@code InterruptedException}.
  */
 class BulkCallsCancelEveryTaskWhenAnInterruptThrowsTest {
+
+    /**
+     * A channel whose close, as an interrupt of the thread blocked on it performs it, throws. The blocked thread
+     * waits until that close was tried (or {@code release} opens), so that it never closes the channel itself
+     * first (from {@code end()}, on seeing its interrupt status): the interrupting thread's close always throws.
+     */
+    private static final class FailingCloseChannel extends AbstractInterruptibleChannel {
+        final CountDownLatch blocked = new CountDownLatch(1);
+        final CountDownLatch closeTried = new CountDownLatch(1);
+
+        @Override
+        protected void implCloseChannel() {
+            closeTried.countDown();
+            throw new IllegalStateException("injected: closing the channel of an interrupted thread");
+        }
+
+        void blockUntil(CountDownLatch release) {
+            begin();
+            try {
+                blocked.countDown();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (closeTried.getCount() > 0 && release.getCount() > 0 && System.nanoTime() < deadline) {
+                    try {
+                        closeTried.await(1, TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        // the close of that interrupt comes next
+                    }
+                }
+            } finally {
+                try {
+                    end(false);
+                } catch (Exception ignored) {
+                    // ClosedByInterruptException
+                }
+            }
+        }
+    }
 
     @Test
     void invokeAnyReturnsTheWinnersResultAndCancelsEveryOtherTask() throws Exception {
