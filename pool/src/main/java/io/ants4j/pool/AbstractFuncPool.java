@@ -20,7 +20,7 @@ abstract class AbstractFuncPool<T> extends AbstractWorkerPool {
 
     /**
      * Runs the pool's function on {@code arg} on a worker (ants' {@code Invoke}; in a multi-pool, on a worker
-     * of the sub-pool the strategy picks), blocking while no worker is free unless the options forbid it.
+     * of the sub-pool the strategy picks, or of another spinning in the shared fast lane), blocking while no worker is free unless the options forbid it.
      *
      * @param arg the argument, {@code null} allowed
      * @throws PoolClosedException        if the pool is closed, or closes while this call waits

@@ -53,7 +53,7 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
 
     /**
      * Runs {@code task} on a worker (ants' {@code Submit}; in a multi-pool, on a worker of the sub-pool the
-     * strategy picks), blocking while no worker is free unless the options forbid it. Where a JDK executor
+     * strategy picks, or of another spinning in the shared fast lane), blocking while no worker is free unless the options forbid it. Where a JDK executor
      * would queue the task and return, this call waits until a worker takes it: the pool has no queue.
      *
      * @param task the task
@@ -352,9 +352,18 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
         return futures;
     }
 
-    private static <T> void cancelAll(List<Future<T>> futures, int from) {
+    /**
+     * Cancels the tasks from {@code from} on, interrupting those that run. An interrupt that throws (closing the
+     * interruptible channel a task blocks on can) is logged, as {@code shutdownNow} logs it, and the walk goes on:
+     * that task is cancelled all the same, and the call's outcome stands.
+     */
+    private <T> void cancelAll(List<Future<T>> futures, int from) {
         for (int i = from, size = futures.size(); i < size; i++) {
-            futures.get(i).cancel(true);
+            try {
+                futures.get(i).cancel(true);
+            } catch (Throwable t) {
+                core.reportOnCaller(t, "cancelling a task of invokeAll/invokeAny: its interrupt threw; the task is cancelled");
+            }
         }
     }
 

@@ -47,6 +47,12 @@ interface Core {
 
     void tune(int size);
 
+    /**
+     * Logs at {@code ERROR}, on the pool's logger, a failure met by a caller of the pool that goes on (an
+     * interrupt that threw while cancelling a task); never throws.
+     */
+    void reportOnCaller(Throwable failure, String message);
+
     boolean isClosed();
 
     boolean isTerminated();

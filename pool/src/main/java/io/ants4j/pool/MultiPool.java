@@ -6,7 +6,10 @@ import java.util.concurrent.TimeoutException;
 /**
  * Several independent {@link Pool}s behind one {@link java.util.concurrent.ExecutorService}, each task going to
  * the sub-pool a {@link LoadBalancing} strategy picks: ants' {@code MultiPool}. Each sub-pool has its own lock,
- * so a multi-pool suits many submitters hammering one pool.
+ * so a multi-pool suits many submitters hammering one pool. The sub-pools share one fast lane (see
+ * {@link Pool}): a task may run on a worker of another sub-pool that has just finished a task and spins there
+ * for the next, counted in that worker's sub-pool (no worker is started for it; each sub-pool stays within its
+ * capacity), so that a stream of short tasks runs on one running thread.
  *
  * <pre>{@code
  * try (MultiPool pool = MultiPool.newMultiPool(4, 2_500, LoadBalancing.ROUND_ROBIN)) {

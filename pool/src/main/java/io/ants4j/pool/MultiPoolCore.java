@@ -244,6 +244,12 @@ final class MultiPoolCore implements Core {
         }
     }
 
+    /** The sub-pools share the options, and so the logger: the first reports for all. */
+    @Override
+    public void reportOnCaller(Throwable failure, String message) {
+        pools[0].reportOnCaller(failure, message);
+    }
+
     @Override
     public boolean isClosed() {
         return state.get() == CLOSED;

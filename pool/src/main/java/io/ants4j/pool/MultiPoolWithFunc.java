@@ -6,7 +6,8 @@ import java.util.function.Consumer;
 
 /**
  * Several independent {@link PoolWithFunc}s running one function, each argument going to the sub-pool a
- * {@link LoadBalancing} strategy picks: ants' {@code MultiPoolWithFunc}.
+ * {@link LoadBalancing} strategy picks: ants' {@code MultiPoolWithFunc}. As in {@link MultiPool}, an argument
+ * may go to a worker of another sub-pool spinning in the fast lane the sub-pools share.
  *
  * <p>Implementation notes. The same multi-pool machinery as {@link MultiPool} over sub-pools that hand the
  * bare argument to a worker, so {@link #invoke} allocates nothing in steady state. Counts are sums over the

@@ -358,8 +358,8 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     }
 
     @Override
-    public boolean hasWaiters() {
-        return waiting > 0;
+    public boolean stopsSpinning() {
+        return waiting > 0 || state == CLOSED;
     }
 
     @Override
@@ -494,16 +494,8 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
                         return true;
                     }
                 }
-                if ((nonblocking && !timed) || (maxBlockingTasks != 0 && waiting >= maxBlockingTasks)) {
-                    if (timed) {
-                        return false;
-                    }
-                    throw new PoolOverloadException(nonblocking
-                            ? "no free worker in a nonblocking pool of capacity " + capacity
-                            : "no free worker and maxBlockingTasks=" + maxBlockingTasks
-                                    + " submitters already wait");
-                }
-                if (first && lane.hasSpinner()) { // a worker began to spin after the fast path was tried
+                if (first && lane.hasSpinner()) { // a worker began to spin after the fast path was tried:
+                    // free, so neither a rejection nor a wait
                     locked = false;
                     lock.unlock();
                     if (lane.tryHand(payload)) {
@@ -512,6 +504,15 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
                     lock.lock();
                     locked = true;
                     continue;
+                }
+                if ((nonblocking && !timed) || (maxBlockingTasks != 0 && waiting >= maxBlockingTasks)) {
+                    if (timed) {
+                        return false;
+                    }
+                    throw new PoolOverloadException(nonblocking
+                            ? "no free worker in a nonblocking pool of capacity " + capacity
+                            : "no free worker and maxBlockingTasks=" + maxBlockingTasks
+                                    + " submitters already wait");
                 }
                 if (timed && deadline - System.nanoTime() <= 0L) {
                     return false;
@@ -716,14 +717,12 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         } catch (Throwable t) {
             failure = t;
         }
+        if (failure != null) { // reported before it is counted: counting may run out of memory, reporting never throws
+            failures.report(failure);
+            PoolEvents.taskFailed(name, failure);
+        }
         try {
-            if (failure == null) {
-                completed.increment();
-            } else {
-                failed.increment();
-                failures.report(failure);
-                PoolEvents.taskFailed(name, failure);
-            }
+            (failure == null ? completed : failed).increment();
         } catch (Throwable countNotKept) {
             // a counter could not allocate its cell: the statistics lose one task, the worker goes on
         }
@@ -985,6 +984,11 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         } finally {
             lock.unlock();
         }
+    }
+
+    @Override
+    public void reportOnCaller(Throwable failure, String message) {
+        failures.reportOnCaller(failure, message);
     }
 
     /** Closes the pool; whether this call closed it. */

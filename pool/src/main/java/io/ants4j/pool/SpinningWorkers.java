@@ -66,8 +66,11 @@ final class SpinningWorkers {
 
     /** The pool of a worker in the lane, as the lane sees it. */
     interface Owner {
-        /** Whether a submitter waits in this pool: its worker then stops spinning, to serve it by reverting. */
-        boolean hasWaiters();
+        /**
+         * Whether its worker stops spinning: a submitter waits in this pool (reverting serves it), or the pool is
+         * closed (reverting retires the worker, so a released pool does not wait for a spin to run out).
+         */
+        boolean stopsSpinning();
     }
 
     /** Returned to a worker that must take the slow path (revert and park). */
@@ -205,7 +208,8 @@ final class SpinningWorkers {
 
     /**
      * Called by a worker that has finished a payload and may take another: spins in the lane for one, and
-     * stops as soon as a submitter waits in the worker's own pool (which the worker then serves by reverting).
+     * stops as soon as a submitter waits in the worker's own pool (which the worker then serves by reverting)
+     * or that pool is closed.
      *
      * @param last  the payload it has just run if that came from the lane (the worker is hot), else
      *              {@link #NONE}
@@ -223,7 +227,7 @@ final class SpinningWorkers {
             IN_LANES.decrementAndGet();
             return NONE; // another worker is in the lane
         }
-        for (int i = 0; i < workerSpins && !owner.hasWaiters(); i++) {
+        for (int i = 0; i < workerSpins && !owner.stopsSpinning(); i++) {
             Object v = SLOT.getAcquire(this);
             if (v != SPINNING) {
                 return v == NULL ? null : v;

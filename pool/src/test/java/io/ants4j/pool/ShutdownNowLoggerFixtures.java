@@ -22,28 +22,35 @@ final class ShutdownNowLoggerFixtures {
     static final class FailingCloseChannel extends AbstractInterruptibleChannel {
         final CountDownLatch blocked = new CountDownLatch(1);
         final AtomicBoolean interrupted = new AtomicBoolean();
+        private final CountDownLatch closeTried = new CountDownLatch(1);
 
         @Override
         protected void implCloseChannel() {
+            closeTried.countDown();
             throw new IllegalStateException("injected: closing the channel of an interrupted thread");
         }
 
-        /** Blocks on the channel until {@code release} opens or the thread is interrupted (30 s at most). */
+        /**
+         * Blocks on the channel until the interrupting thread has tried to close it, or {@code release} opens (60 s
+         * at most). It waits for the close, not for its interrupt status: the interrupt sets the status before it
+         * closes the channel, and a thread that ended its I/O on seeing the status would close the channel itself
+         * ({@code end()} does), so that the interrupting thread's close would find it closed and not throw.
+         */
         void blockUntil(CountDownLatch release) {
             begin();
+            boolean seen = false;
             try {
                 blocked.countDown();
-                // polls: an interrupt whose channel close throws sets the status but does not unpark the thread
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (!release.await(1, TimeUnit.MILLISECONDS) && System.nanoTime() < deadline) {
-                    if (Thread.currentThread().isInterrupted()) {
-                        interrupted.set(true);
-                        break;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (closeTried.getCount() > 0 && release.getCount() > 0 && System.nanoTime() < deadline) {
+                    try {
+                        closeTried.await(1, TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        seen = true; // the status is set before the close: wait for the close
                     }
                 }
-            } catch (InterruptedException e) {
-                interrupted.set(true);
             } finally {
+                interrupted.set(seen | Thread.interrupted());
                 try {
                     end(false);
                 } catch (Exception ignored) {
