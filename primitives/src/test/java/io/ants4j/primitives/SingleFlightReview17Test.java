@@ -188,4 +188,50 @@ class SingleFlightReview17Test {
         assertTrue(joined.cancel(false));
         return new WeakReference<>(joined);
     }
+
+    // ---------------------------------------------------------------------------------------------
+    // Review 16's fix: "the completion keeps the completing thread's interrupt status away from the
+    // dependents of joined futures and restores it after"; class javadoc: "The caller that runs the
+    // function waits for nothing: its interrupt is the function's to handle". The completion restores the
+    // status it found, but keeps the one a dependent leaves: a dependent of one caller's future that sets
+    // its thread's interrupt status (here, a run of its own whose function threw InterruptedException, which
+    // run documents to "set the caller's interrupt status again") interrupts the dependents of the other
+    // callers' futures run after it, and the runner, never interrupted, returns from run interrupted.
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void anInterruptLeftByOneCallersDependentReachesNeitherOtherCallersNorTheRunner() throws Exception {
+        SingleFlight<String, Object> other = new SingleFlight<>();
+        java.util.concurrent.atomic.AtomicBoolean secondInterrupted = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicReference<CompletableFuture<?>> dependents = new AtomicReference<>();
+        Thread.interrupted();
+        Result<Object> ran = flight.run("key", () -> {
+            // two callers join (here in this thread, for determinism); the later one's future completes first
+            CompletableFuture<Result<Object>> second = flight.submit("key", () -> "not called");
+            CompletableFuture<Void> waits = second.thenRun(() -> {
+                try {
+                    Thread.sleep(1); // another caller's code that waits
+                } catch (InterruptedException e) {
+                    secondInterrupted.set(true);
+                }
+            });
+            CompletableFuture<Result<Object>> first = flight.submit("key", () -> "not called");
+            CompletableFuture<Void> runsItsOwn = first.thenRun(() -> {
+                try {
+                    other.run("its own key", () -> {
+                        throw new InterruptedException("its own function's");
+                    });
+                } catch (ExecutionException | InterruptedException e) {
+                    // that caller's own business: run set its thread's interrupt status again
+                }
+            });
+            dependents.set(CompletableFuture.allOf(waits, runsItsOwn));
+            return "value";
+        });
+        boolean runnerInterrupted = Thread.interrupted();
+        assertEquals(new Result<>("value", true), ran);
+        assertTrue(dependents.get().isDone());
+        assertFalse(secondInterrupted.get(), "an interrupt left by one caller's dependent reached another caller's");
+        assertFalse(runnerInterrupted, "the runner, never interrupted, returned from run with its interrupt status set");
+    }
 }
