@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -56,7 +57,9 @@ import java.util.concurrent.locks.LockSupport;
  * that runs the function waits for nothing: its interrupt is the function's to handle, as in any
  * method; if the function throws {@link InterruptedException}, {@code run} sets the caller's interrupt
  * status again and throws the {@code ExecutionException}, so the interrupt is not lost. Cancelling a
- * future of {@code submit} stops that caller's wait only, as an interrupt does.
+ * future of {@code submit} stops that caller's wait only, as an interrupt does. A caller that stopped
+ * waiting leaves a small record with the call until the call completes: a call that runs long under
+ * many interrupted or cancelled callers holds one for each.
  *
  * <p><b>Misuse.</b> A call of {@code run} for a key made from inside that key's function, in the thread
  * running it, would wait for itself (Go deadlocks): it throws {@link IllegalStateException}. A
@@ -262,9 +265,14 @@ public final class SingleFlight<K, V> {
      * joined, before this method returns.
      *
      * <p>The returned future completes with the call's outcome: normally with its {@link Result}, or
-     * exceptionally with what the function threw ({@code get} throws {@link ExecutionException} with
-     * it as the cause). Cancelling it stops this caller's wait only: the call goes on for the others.
-     * Dependent actions added to it without an executor may run in the thread that completes the call.
+     * exceptionally with a {@link CompletionException} whose cause is what the function threw, as the
+     * future of {@code CompletableFuture.supplyAsync} does ({@code get} throws {@link ExecutionException}
+     * with that throwable as the cause, whatever it is, a {@code CancellationException} or a
+     * {@code CompletionException} included; the future is not cancelled). Cancelling it stops this
+     * caller's wait only: the call goes on for the others; until the call completes, it keeps a small
+     * record of each caller that stopped waiting, as it does of an interrupted {@code run}. Dependent
+     * actions added to it without an executor may run in the thread that completes the call; an
+     * interrupt status one of them leaves set is cleared before the next runs.
      *
      * @param key the key; calls for equal keys are collapsed
      * @param fn computes the value; called only if no call for {@code key} is in flight
@@ -333,13 +341,14 @@ public final class SingleFlight<K, V> {
     }
 
     /**
-     * Returns a string identifying this {@code SingleFlight} and the number of calls in flight.
+     * Returns a string identifying this {@code SingleFlight} and the number of keys with a call in flight (a
+     * forgotten call no longer counts, though its function may still run).
      *
-     * @return e.g. {@code "SingleFlight@1b6d3586[calls in flight = 2]"}
+     * @return e.g. {@code "SingleFlight@1b6d3586[keys in flight = 2]"}
      */
     @Override
     public String toString() {
-        return super.toString() + "[calls in flight = " + calls.size() + "]";
+        return super.toString() + "[keys in flight = " + calls.size() + "]";
     }
 
     /**
@@ -370,6 +379,8 @@ public final class SingleFlight<K, V> {
             // the task has not started it, and a task run later then does nothing.
             if (call.claim(REFUSED)) {
                 complete(key, call, null, refusal);
+            } else {
+                call.owner.cancel(false); // nobody gets it (this method throws): not a caller who waits
             }
             throw refusal;
         }
@@ -428,6 +439,7 @@ public final class SingleFlight<K, V> {
             }
             call.handOver(call.publish());
         } finally {
+            Thread.interrupted(); // an interrupt a dependent left set is not this thread's either
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -443,6 +455,8 @@ public final class SingleFlight<K, V> {
         /** The outcome: written before publish(), read after it. */
         V value;
         Throwable failure;
+        /** {@link #failure} as the futures are failed with it; made by the completing thread. */
+        private Throwable futureFailure;
         /** Whether, at the completion, more than one caller waited for the outcome; and its record. */
         boolean shared;
         Result<V> result;
@@ -537,9 +551,10 @@ public final class SingleFlight<K, V> {
         private void completeQuietly(CompletableFuture<?> future, Throwable noResult) {
             @SuppressWarnings("unchecked")
             CompletableFuture<Result<V>> taker = (CompletableFuture<Result<V>>) future;
+            Thread.interrupted(); // an interrupt one caller's dependent left set must not reach the next
             try {
                 if (failure != null) {
-                    taker.completeExceptionally(failure);
+                    taker.completeExceptionally(futureFailure());
                 } else if (result != null) {
                     taker.complete(result);
                 } else {
@@ -552,6 +567,26 @@ public final class SingleFlight<K, V> {
                     // no memory even for that: this future stays incomplete (see the implementation notes)
                 }
             }
+        }
+
+        /**
+         * What a future is failed with: the function's throwable in a {@link CompletionException}, made once,
+         * so that {@code get} reports that throwable itself as the cause of its {@code ExecutionException},
+         * whatever it is (a {@code CancellationException} alone would read as a cancelled wait, and a
+         * {@code CompletionException} alone would be unwrapped); the throwable itself if there is no memory
+         * for the wrapper.
+         */
+        private Throwable futureFailure() {
+            Throwable wrapped = futureFailure;
+            if (wrapped == null) {
+                try {
+                    wrapped = new CompletionException(failure);
+                } catch (Throwable noMemory) {
+                    wrapped = failure;
+                }
+                futureFailure = wrapped;
+            }
+            return wrapped;
         }
 
         /**

@@ -381,9 +381,9 @@ class SingleFlightTest {
     void toStringCountsTheCallsInFlight() {
         AtomicReference<Runnable> held = new AtomicReference<>();
         CompletableFuture<Result<Object>> inFlight = flight.submit("key", () -> 1, held::set);
-        assertTrue(flight.toString().endsWith("[calls in flight = 1]"), flight::toString);
+        assertTrue(flight.toString().endsWith("[keys in flight = 1]"), flight::toString);
         held.get().run();
         get(inFlight);
-        assertTrue(flight.toString().endsWith("[calls in flight = 0]"), flight::toString);
+        assertTrue(flight.toString().endsWith("[keys in flight = 0]"), flight::toString);
     }
 }

@@ -167,7 +167,7 @@ class SingleFlightFrayTest {
         call.run();
         join(a, b, forgetter);
         outcomes.assertSharedFlagsExact();
-        assertTrue(flight.toString().endsWith("[calls in flight = 0]"), "a key stayed in flight: " + flight);
+        assertTrue(flight.toString().endsWith("[keys in flight = 0]"), "a key stayed in flight: " + flight);
     }
 
     /**

@@ -130,7 +130,7 @@ final class SingleFlightScenarios {
 
     /** No key is in flight, and a call for the key runs its function and returns its value, not shared. */
     private static void flightWorks(FlightState f) throws Exception {
-        check(f.flight.toString().endsWith("[calls in flight = 0]"), "at the end: " + f.flight);
+        check(f.flight.toString().endsWith("[keys in flight = 0]"), "at the end: " + f.flight);
         int before = f.calls.get();
         Result<Object> result = f.flight.run(KEY, f.fn);
         check(result.value() == f.value && !result.shared(), "a new call returned " + result);
