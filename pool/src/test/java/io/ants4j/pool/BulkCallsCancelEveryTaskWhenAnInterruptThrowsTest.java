@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.channels.spi.AbstractInterruptibleChannel;
+import io.ants4j.pool.ShutdownNowLoggerFixtures.FailingCloseChannel;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -20,50 +20,10 @@ import org.junit.jupiter.api.Test;
  * or for the tasks; the tasks not done are cancelled"; ExecutorService: "Upon normal or exceptional return, tasks
  * that have not completed are cancelled"). Cancelling a running task interrupts its thread, and
  * {@code Thread.interrupt()} can throw (what closing the interruptible channel the task is blocked on throws;
- * ShutdownNowInterruptThrowsTest, where {@code shutdownNow} copes with it). The bulk calls cancel the tasks one
- * after the other with nothing around the cancel ({@code AbstractPoolExecutor.cancelAll}): the first interrupt
- * that throws ends the walk, so the tasks after it are never cancelled and run on, and its exception replaces the
- * call's outcome: {@code invokeAny} throws it instead of returning the winner's result, {@code invokeAll} instead
- * of its {@code InterruptedException}.
+ * ShutdownNowInterruptThrowsTest, where {@code shutdownNow} copes with it). An interrupt that throws neither ends
+ * the walk, leaving the tasks after it to run on, nor replaces the call's outcome.
  */
 class BulkCallsCancelEveryTaskWhenAnInterruptThrowsTest {
-
-    /**
-     * A channel whose close, as an interrupt of the thread blocked on it performs it, throws. The blocked thread
-     * waits until that close was tried (or {@code release} opens), so that it never closes the channel itself
-     * first (from {@code end()}, on seeing its interrupt status): the interrupting thread's close always throws.
-     */
-    private static final class FailingCloseChannel extends AbstractInterruptibleChannel {
-        final CountDownLatch blocked = new CountDownLatch(1);
-        final CountDownLatch closeTried = new CountDownLatch(1);
-
-        @Override
-        protected void implCloseChannel() {
-            closeTried.countDown();
-            throw new IllegalStateException("injected: closing the channel of an interrupted thread");
-        }
-
-        void blockUntil(CountDownLatch release) {
-            begin();
-            try {
-                blocked.countDown();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (closeTried.getCount() > 0 && release.getCount() > 0 && System.nanoTime() < deadline) {
-                    try {
-                        closeTried.await(1, TimeUnit.MILLISECONDS);
-                    } catch (InterruptedException e) {
-                        // the close of that interrupt comes next
-                    }
-                }
-            } finally {
-                try {
-                    end(false);
-                } catch (Exception ignored) {
-                    // ClosedByInterruptException
-                }
-            }
-        }
-    }
 
     @Test
     void invokeAnyReturnsTheWinnersResultAndCancelsEveryOtherTask() throws Exception {
