@@ -1,0 +1,128 @@
+package io.ants4j.primitives;
+
+import static io.ants4j.primitives.UnparkFailureProbe.HoldingScheduler;
+import static io.ants4j.primitives.UnparkFailureProbe.startVirtual;
+import static io.ants4j.primitives.UnparkFailureProbe.until;
+
+import java.lang.reflect.Field;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link TaskGroup} task's {@code Future} whose computation completes while a thread waits in its
+ * {@code get(timeout)}, and whose completing thread is slow to run {@code done()} (here: held by its virtual
+ * thread's scheduler while it waits for the getters' queue lock, which the probe holds for a moment; in the wild:
+ * preempted between {@code FutureTask}'s state write and {@code done()}). Run in a JVM of its own by
+ * {@link TaskFutureGetTest} (needs {@code --add-opens java.base/java.lang}). Prints {@code OK} last, or
+ * {@code FAIL: } and what went wrong.
+ * <ul>
+ *   <li>{@code timed-get-after-completion}: the getter's deadline passes after {@code isDone()} returned
+ *       {@code true}: {@link Future#get(long, TimeUnit)} "waits if necessary for at most the given time for the
+ *       computation to complete, and then retrieves its result": it must return the result
+ *       ({@code FutureTask} re-reads its state when the time is up), not throw {@code TimeoutException}.
+ * </ul>
+ */
+final class TaskFutureGetProbe {
+    private static final long WAIT_MS = 5_000;
+
+    private TaskFutureGetProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String result;
+        try {
+            result = switch (args[0]) {
+                case "timed-get-after-completion" -> timedGetAfterCompletion();
+                default -> "FAIL: unknown probe " + args[0];
+            };
+        } catch (Throwable t) {
+            result = "FAIL: the probe threw " + t;
+        }
+        System.out.println(result);
+        System.out.flush();
+        Runtime.getRuntime().halt(0);
+    }
+
+    private static String timedGetAfterCompletion() throws Exception {
+        HoldingScheduler holding = new HoldingScheduler();
+        TaskGroup<String> group = TaskGroup.create(-1, task -> {
+            try {
+                startVirtual(holding, task);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        CountDownLatch finish = new CountDownLatch(1);
+        Future<String> future = group.go(() -> {
+            finish.await();
+            return "result";
+        });
+        long timeoutNanos = TimeUnit.SECONDS.toNanos(2);
+        CompletableFuture<String> outcome = new CompletableFuture<>();
+        long[] getterStart = new long[1];
+        Thread getter = new Thread(() -> {
+            try {
+                getterStart[0] = System.nanoTime();
+                String v = future.get(timeoutNanos, TimeUnit.NANOSECONDS);
+                outcome.complete("returned " + v);
+            } catch (Throwable t) {
+                outcome.complete("threw " + t);
+            }
+        });
+        getter.setDaemon(true);
+        getter.start();
+        Field outer = future.getClass().getDeclaredField("this$0");
+        outer.setAccessible(true);
+        Object member = outer.get(future);
+        Field gettersField = TaskMember.class.getDeclaredField("getters");
+        gettersField.setAccessible(true);
+        if (!until(() -> {
+            try {
+                WaitQueue q = (WaitQueue) gettersField.get(member);
+                return q != null && !q.isEmpty() && getter.getState() == Thread.State.TIMED_WAITING;
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        })) {
+            return "FAIL: setup: the getter did not wait in the Future's queue";
+        }
+        WaitQueue q = (WaitQueue) gettersField.get(member);
+        q.lock.lock(); // done() of the completing thread waits for this lock
+        boolean locked = true;
+        try {
+            finish.countDown();
+            if (!until(future::isDone)) {
+                return "FAIL: setup: the task did not complete";
+            }
+            long doneAt = System.nanoTime();
+            if (doneAt - getterStart[0] >= timeoutNanos / 2) {
+                return "FAIL: setup: too slow, the task completed late in the getter's timeout";
+            }
+            holding.hold = true; // the completing thread's next yield in done()'s lock stays with the scheduler
+            if (!until(() -> !holding.held.isEmpty())) {
+                return "FAIL: setup: the completing thread did not yield";
+            }
+            q.lock.unlock();
+            locked = false;
+            String seen;
+            try {
+                seen = outcome.get(WAIT_MS, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException hung) {
+                seen = "nothing (hung)";
+            }
+            holding.runHeld();
+            String expected = "returned result";
+            return seen.equals(expected) ? "OK"
+                    : "FAIL: the Future was done (isDone() true) "
+                            + TimeUnit.NANOSECONDS.toMillis(timeoutNanos - (doneAt - getterStart[0]))
+                            + " ms before the getter's timeout ran out, yet get(timeout) " + seen
+                            + " (FutureTask returns the result)";
+        } finally {
+            if (locked) {
+                q.lock.unlock();
+            }
+        }
+    }
+}
