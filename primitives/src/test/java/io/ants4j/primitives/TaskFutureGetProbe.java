@@ -22,6 +22,11 @@ import java.util.concurrent.TimeUnit;
  *       {@code true}: {@link Future#get(long, TimeUnit)} "waits if necessary for at most the given time for the
  *       computation to complete, and then retrieves its result": it must return the result
  *       ({@code FutureTask} re-reads its state when the time is up), not throw {@code TimeoutException}.
+ *   <li>{@code interrupted-get-after-completion}: the thread waiting in {@link Future#get()} is interrupted after
+ *       {@code isDone()} returned {@code true}: no wait was necessary any more ("Waits if necessary for the
+ *       computation to complete, and then retrieves its result"), and {@code FutureTask.get()} returns the result
+ *       (its awaitDone: "We may have already promised (via isDone) that we are done so never return empty-handed
+ *       or throw InterruptedException"); it must not throw {@code InterruptedException}.
  * </ul>
  */
 final class TaskFutureGetProbe {
@@ -34,7 +39,8 @@ final class TaskFutureGetProbe {
         String result;
         try {
             result = switch (args[0]) {
-                case "timed-get-after-completion" -> timedGetAfterCompletion();
+                case "timed-get-after-completion" -> getAfterCompletion(true);
+                case "interrupted-get-after-completion" -> getAfterCompletion(false);
                 default -> "FAIL: unknown probe " + args[0];
             };
         } catch (Throwable t) {
@@ -45,7 +51,7 @@ final class TaskFutureGetProbe {
         Runtime.getRuntime().halt(0);
     }
 
-    private static String timedGetAfterCompletion() throws Exception {
+    private static String getAfterCompletion(boolean timed) throws Exception {
         HoldingScheduler holding = new HoldingScheduler();
         TaskGroup<String> group = TaskGroup.create(-1, task -> {
             try {
@@ -65,7 +71,7 @@ final class TaskFutureGetProbe {
         Thread getter = new Thread(() -> {
             try {
                 getterStart[0] = System.nanoTime();
-                String v = future.get(timeoutNanos, TimeUnit.NANOSECONDS);
+                String v = timed ? future.get(timeoutNanos, TimeUnit.NANOSECONDS) : future.get();
                 outcome.complete("returned " + v);
             } catch (Throwable t) {
                 outcome.complete("threw " + t);
@@ -81,7 +87,8 @@ final class TaskFutureGetProbe {
         if (!until(() -> {
             try {
                 WaitQueue q = (WaitQueue) gettersField.get(member);
-                return q != null && !q.isEmpty() && getter.getState() == Thread.State.TIMED_WAITING;
+                return q != null && !q.isEmpty()
+                        && getter.getState() == (timed ? Thread.State.TIMED_WAITING : Thread.State.WAITING);
             } catch (IllegalAccessException e) {
                 throw new IllegalStateException(e);
             }
@@ -106,6 +113,9 @@ final class TaskFutureGetProbe {
             }
             q.lock.unlock();
             locked = false;
+            if (!timed) {
+                getter.interrupt();
+            }
             String seen;
             try {
                 seen = outcome.get(WAIT_MS, TimeUnit.MILLISECONDS);
@@ -114,11 +124,16 @@ final class TaskFutureGetProbe {
             }
             holding.runHeld();
             String expected = "returned result";
-            return seen.equals(expected) ? "OK"
-                    : "FAIL: the Future was done (isDone() true) "
+            if (seen.equals(expected)) {
+                return "OK";
+            }
+            return timed
+                    ? "FAIL: the Future was done (isDone() true) "
                             + TimeUnit.NANOSECONDS.toMillis(timeoutNanos - (doneAt - getterStart[0]))
                             + " ms before the getter's timeout ran out, yet get(timeout) " + seen
-                            + " (FutureTask returns the result)";
+                            + " (FutureTask returns the result)"
+                    : "FAIL: the Future was done (isDone() true) before its getter was interrupted, yet get() "
+                            + seen + " (FutureTask returns the result)";
         } finally {
             if (locked) {
                 q.lock.unlock();

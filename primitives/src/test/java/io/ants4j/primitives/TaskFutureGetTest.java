@@ -19,4 +19,15 @@ class TaskFutureGetTest {
     void aTimedGetWhoseTaskCompletedBeforeTheTimeoutReturnsTheResult() throws Exception {
         UnparkFailureTest.runProbe(TaskFutureGetProbe.class, "timed-get-after-completion");
     }
+
+    /**
+     * Future.get(): "Waits if necessary for the computation to complete, and then retrieves its result". Once
+     * isDone() has returned true no wait is necessary: an interrupt that comes after it must not turn get() into an
+     * InterruptedException (FutureTask returns the result: "We may have already promised (via isDone) that we are
+     * done so never return empty-handed or throw InterruptedException").
+     */
+    @Test
+    void aGetInterruptedAfterTheTaskCompletedReturnsTheResult() throws Exception {
+        UnparkFailureTest.runProbe(TaskFutureGetProbe.class, "interrupted-get-after-completion");
+    }
 }
