@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link TaskGroup} task's {@code Future} whose computation completes while a thread waits in its
@@ -67,10 +68,10 @@ final class TaskFutureGetProbe {
         });
         long timeoutNanos = TimeUnit.SECONDS.toNanos(2);
         CompletableFuture<String> outcome = new CompletableFuture<>();
-        long[] getterStart = new long[1];
+        AtomicLong getterStart = new AtomicLong();
         Thread getter = new Thread(() -> {
             try {
-                getterStart[0] = System.nanoTime();
+                getterStart.set(System.nanoTime());
                 String v = timed ? future.get(timeoutNanos, TimeUnit.NANOSECONDS) : future.get();
                 outcome.complete("returned " + v);
             } catch (Throwable t) {
@@ -104,7 +105,7 @@ final class TaskFutureGetProbe {
                 return "FAIL: setup: the task did not complete";
             }
             long doneAt = System.nanoTime();
-            if (doneAt - getterStart[0] >= timeoutNanos / 2) {
+            if (doneAt - getterStart.get() >= timeoutNanos / 2) {
                 return "FAIL: setup: too slow, the task completed late in the getter's timeout";
             }
             holding.hold = true; // the completing thread's next yield in done()'s lock stays with the scheduler
@@ -129,7 +130,7 @@ final class TaskFutureGetProbe {
             }
             return timed
                     ? "FAIL: the Future was done (isDone() true) "
-                            + TimeUnit.NANOSECONDS.toMillis(timeoutNanos - (doneAt - getterStart[0]))
+                            + TimeUnit.NANOSECONDS.toMillis(timeoutNanos - (doneAt - getterStart.get()))
                             + " ms before the getter's timeout ran out, yet get(timeout) " + seen
                             + " (FutureTask returns the result)"
                     : "FAIL: the Future was done (isDone() true) before its getter was interrupted, yet get() "
