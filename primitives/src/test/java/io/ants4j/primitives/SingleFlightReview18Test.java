@@ -1,0 +1,160 @@
+package io.ants4j.primitives;
+
+import static io.ants4j.primitives.Threads.TIMEOUT;
+import static io.ants4j.primitives.Threads.get;
+import static io.ants4j.primitives.Threads.start;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.ants4j.primitives.SingleFlight.Result;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+
+/** Review 18 of {@link SingleFlight}: each test fails on the code it was written against. */
+class SingleFlightReview18Test {
+    private final SingleFlight<String, Object> flight = new SingleFlight<>();
+
+    /** Parks (without touching the interrupt status) until {@code flag} is set, at most {@link Threads#TIMEOUT}. */
+    private static void parkUntil(AtomicBoolean flag) {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (!flag.get() && System.nanoTime() - deadline < 0L) {
+            LockSupport.parkNanos(1_000_000L);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Class javadoc: "The caller that runs the function waits for nothing: its interrupt is the function's to
+    // handle, as in any method"; issue: "the running caller's own interrupt is fn's to handle"; Java's interrupt
+    // convention: a method that does not throw InterruptedException keeps an interrupt it receives (the
+    // interrupt status stays set). The completion (d06c751) clears the runner's interrupt status at its end
+    // (and before each future), whoever set it: an interrupt another thread sends to the runner after its
+    // function returned and before run returns (e.g. a pool's shutdownNow, a Future.cancel(true) of the task
+    // calling run) is swallowed: run returns normally with the interrupt status clear, and nobody ever sees it.
+    // The window is held open here by a dependent of a joined future (code the completion runs in the
+    // runner's thread) and, in the second test, with no future at all, by the key's equals called by the
+    // map's remove.
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void anInterruptSentToTheRunnerWhileTheCompletionRunsADependentIsKept() throws Exception {
+        CountDownLatch inDependent = new CountDownLatch(1);
+        AtomicBoolean sent = new AtomicBoolean();
+        Threads.Task<Boolean> runner = start(() -> {
+            Result<Object> ran = flight.run("key", () -> {
+                CompletableFuture<Result<Object>> joined = flight.submit("key", () -> "not called");
+                joined.thenRun(() -> { // another caller's dependent: it leaves the interrupt status alone
+                    inDependent.countDown();
+                    parkUntil(sent);
+                });
+                return "value";
+            });
+            assertEquals(new Result<>("value", true), ran);
+            return Thread.currentThread().isInterrupted();
+        });
+        assertTrue(inDependent.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+        runner.thread().interrupt(); // the runner's own interrupt, after its function returned
+        sent.set(true);
+        assertTrue(get(runner), "run returned normally and the interrupt sent to its thread during the call was lost");
+    }
+
+    /** A key whose hash collides with every other, so that the map's remove calls its equals on the other key. */
+    private static final class CollidingKey {
+        final String name;
+        final AtomicReference<Runnable> onEquals = new AtomicReference<>();
+
+        CollidingKey(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public int hashCode() {
+            return 42;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            Runnable hook = onEquals.getAndSet(null);
+            if (hook != null) {
+                hook.run();
+            }
+            return o instanceof CollidingKey other && other.name.equals(name);
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    @Test
+    void anInterruptSentToTheRunnerWhileTheCompletionRemovesTheKeyIsKept() throws Exception {
+        SingleFlight<CollidingKey, Object> keyed = new SingleFlight<>();
+        CollidingKey before = new CollidingKey("before");
+        CollidingKey key = new CollidingKey("key");
+        AtomicReference<Runnable> held = new AtomicReference<>();
+        CompletableFuture<Result<Object>> earlier = keyed.submit(before, () -> "other", held::set); // first in the bin
+        CountDownLatch inRemove = new CountDownLatch(1);
+        AtomicBoolean sent = new AtomicBoolean();
+        Threads.Task<Boolean> runner = start(() -> {
+            Result<Object> ran = keyed.run(key, () -> {
+                key.onEquals.set(() -> { // the completion's remove(key, call) compares key with "before"
+                    inRemove.countDown();
+                    parkUntil(sent);
+                });
+                return "value";
+            });
+            assertEquals(new Result<>("value", false), ran);
+            return Thread.currentThread().isInterrupted();
+        });
+        try {
+            assertTrue(inRemove.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+            runner.thread().interrupt(); // the runner's own interrupt, after its function returned
+            sent.set(true);
+            assertTrue(get(runner), "run (no future, no dependent) returned normally and the interrupt sent to its"
+                    + " thread during the call was lost");
+        } finally {
+            held.get().run();
+            assertEquals(new Result<>("other", false), get(earlier));
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // d06c751: "a submit whose executor started the call and then threw does not count as a waiting caller";
+    // class javadoc: shared is "whether, when the call completed, more than one of its callers was waiting for
+    // it"; submit(key, fn, executor): "If executor throws, this method throws it ... unless the executor had
+    // already started the call's task, whose outcome then stands" ("An executor may throw after it ran or kept
+    // the task", implementation notes). When the task completes the call before the executor throws (an
+    // executor that runs the task and then throws, or a fast function on another thread), the fix comes too
+    // late: the submitter's future, not yet cancelled, is counted as a waiting caller, and the one caller that
+    // really waited, and is the only one given the value, is told it was shared.
+    // ---------------------------------------------------------------------------------------------
+
+    @Test
+    void aSubmitWhoseExecutorRanTheCallAndThenThrewDoesNotCountAsWaiting() throws Exception {
+        RejectedExecutionException refusal = new RejectedExecutionException("thrown after running the task");
+        AtomicReference<Threads.Task<Result<Object>>> waiter = new AtomicReference<>();
+        try {
+            flight.submit("key", () -> {
+                waiter.set(start(() -> flight.run("key", () -> "not called")));
+                SingleFlightTest.untilJoined(waiter.get().thread());
+                return "value";
+            }, task -> {
+                task.run();
+                throw refusal;
+            });
+            fail("submit returned though its executor threw");
+        } catch (RejectedExecutionException e) {
+            assertSame(refusal, e);
+        }
+        assertEquals(new Result<>("value", false), get(waiter.get()),
+                "one caller was given the value (the submitter was thrown at and holds no future)");
+    }
+}
