@@ -157,4 +157,27 @@ class SingleFlightReview18Test {
         assertEquals(new Result<>("value", false), get(waiter.get()),
                 "one caller was given the value (the submitter was thrown at and holds no future)");
     }
+
+    /** The same on another thread: the executor's thread runs the call to its end before the executor throws. */
+    @Test
+    void aSubmitWhoseExecutorThrewAfterTheCallEndedOnItsThreadDoesNotCountAsWaiting() throws Exception {
+        RejectedExecutionException refusal = new RejectedExecutionException("thrown after the task's call ended");
+        AtomicReference<Threads.Task<Result<Object>>> waiter = new AtomicReference<>();
+        try {
+            flight.submit("key", () -> {
+                waiter.set(start(() -> flight.run("key", () -> "not called")));
+                SingleFlightTest.untilJoined(waiter.get().thread());
+                return "value";
+            }, task -> {
+                Thread.ofPlatform().daemon(true).start(task);
+                Threads.until("the call ends", () -> waiter.get() != null && waiter.get().result().isDone());
+                throw refusal; // e.g. a ThreadPoolExecutor that queued the task, which a worker ran, then failed to add a worker
+            });
+            fail("submit returned though its executor threw");
+        } catch (RejectedExecutionException e) {
+            assertSame(refusal, e);
+        }
+        assertEquals(new Result<>("value", false), get(waiter.get()),
+                "one caller was given the value (the submitter was thrown at and holds no future)");
+    }
 }
