@@ -271,8 +271,9 @@ public final class SingleFlight<K, V> {
      * {@code CompletionException} included; the future is not cancelled). Cancelling it stops this
      * caller's wait only: the call goes on for the others; until the call completes, it keeps a small
      * record of each caller that stopped waiting, as it does of an interrupted {@code run}. Dependent
-     * actions added to it without an executor may run in the thread that completes the call; an
-     * interrupt status one of them leaves set is cleared before the next runs.
+     * actions added to it without an executor may run in the thread that completes the call: an
+     * interrupt status that thread had, or that is set while they run (one of them may leave it set), is
+     * kept from the next one and set again when the completion returns.
      *
      * @param key the key; calls for equal keys are collapsed
      * @param fn computes the value; called only if no call for {@code key} is in flight
@@ -291,8 +292,9 @@ public final class SingleFlight<K, V> {
      * <p>If {@code executor} throws, this method throws it, and the call completes with that throwable
      * as its failure (a caller that joined it meanwhile is given it, as the cause of an
      * {@code ExecutionException}) and its key is removed; unless the executor had already started the
-     * call's task, whose outcome then stands. A task the executor kept and runs after it threw does
-     * nothing.
+     * call's task, whose outcome then stands (this caller, given the executor's throwable instead of the
+     * future, then counts as waiting for {@link Result#shared} if the call completed before the executor
+     * threw). A task the executor kept and runs after it threw does nothing.
      *
      * @param key the key; calls for equal keys are collapsed
      * @param fn computes the value; called only if no call for {@code key} is in flight
@@ -426,8 +428,9 @@ public final class SingleFlight<K, V> {
      */
     private void complete(K key, Call<V> call, V value, Throwable failure) {
         // The completing thread's interrupt is its own: the dependents of joined futures that the hand-over
-        // may run in this thread are other callers' code.
-        boolean interrupted = Thread.interrupted();
+        // may run in this thread are other callers' code. One set meanwhile (sent to this thread, or left by a
+        // dependent: the two cannot be told apart) is kept from the next dependent and set again at the end.
+        call.interruptedDuringHandOver = Thread.interrupted();
         try {
             call.value = value;
             call.failure = failure;
@@ -439,8 +442,7 @@ public final class SingleFlight<K, V> {
             }
             call.handOver(call.publish());
         } finally {
-            Thread.interrupted(); // an interrupt a dependent left set is not this thread's either
-            if (interrupted) {
+            if (call.interruptedDuringHandOver | Thread.interrupted()) {
                 Thread.currentThread().interrupt();
             }
         }
@@ -457,6 +459,11 @@ public final class SingleFlight<K, V> {
         Throwable failure;
         /** {@link #failure} as the futures are failed with it; made by the completing thread. */
         private Throwable futureFailure;
+        /**
+         * Whether the completing thread's interrupt status was set before or during the hand-over; written and
+         * read by that thread only.
+         */
+        boolean interruptedDuringHandOver;
         /** Whether, at the completion, more than one caller waited for the outcome; and its record. */
         boolean shared;
         Result<V> result;
@@ -551,7 +558,9 @@ public final class SingleFlight<K, V> {
         private void completeQuietly(CompletableFuture<?> future, Throwable noResult) {
             @SuppressWarnings("unchecked")
             CompletableFuture<Result<V>> taker = (CompletableFuture<Result<V>>) future;
-            Thread.interrupted(); // an interrupt one caller's dependent left set must not reach the next
+            if (Thread.interrupted()) { // kept from the next caller's dependents, set again after the hand-over
+                interruptedDuringHandOver = true;
+            }
             try {
                 if (failure != null) {
                     taker.completeExceptionally(futureFailure());

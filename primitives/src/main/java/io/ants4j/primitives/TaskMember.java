@@ -317,6 +317,14 @@ final class TaskMember<T> implements Runnable, Callable<T> {
             q.lock.unlock();
         }
         int outcome = q.await(w, true, timed, deadline);
+        if (outcome != COMPLETED && future.isDone()) {
+            // done before done() took this getter: isDone() may have said so already, so the wait succeeded
+            // (as FutureTask's get: an interrupt that came meanwhile stays set)
+            if (outcome == WaitQueue.INTERRUPTED) {
+                Thread.currentThread().interrupt();
+            }
+            return true;
+        }
         if (outcome == WaitQueue.INTERRUPTED) {
             throw new InterruptedException();
         }

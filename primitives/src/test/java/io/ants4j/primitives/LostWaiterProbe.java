@@ -61,6 +61,8 @@ final class LostWaiterProbe {
                 case "once-run-wakes-every-waiter" -> onceRunWakesEveryWaiter();
                 case "mutex-lost-wake-up-still-wakes-later-waiters" -> mutexLostWakeUpStillWakesLaterWaiters();
                 case "taskgroup-future-wakes-every-getter" -> taskGroupFutureWakesEveryGetter();
+                case "waitgroup-wakes-a-waiter-queued-after-a-lost-one" -> waitGroupWakesTheOtherWaiter(true);
+                case "waitgroup-wakes-a-waiter-queued-before-a-lost-one" -> waitGroupWakesTheOtherWaiter(false);
                 default -> "FAIL: unknown probe " + args[0];
             };
         } catch (Throwable t) {
@@ -124,6 +126,48 @@ final class LostWaiterProbe {
         }
         System.out.println("interrupted waiter: " + result + "; " + inner);
         return result;
+    }
+
+    /**
+     * A round of a {@link WaitGroup} ends with a lost waiter and a platform one queued ({@code lostFirst}: the lost
+     * one first): {@code done()} must wake the other all the same (WaitQueue.unparkAll: "If an unpark throws, the
+     * walk still unparks the others").
+     */
+    private static String waitGroupWakesTheOtherWaiter(boolean lostFirst) throws Exception {
+        WaitGroup wg = new WaitGroup();
+        wg.add(1);
+        RejectingScheduler scheduler = new RejectingScheduler();
+        CountDownLatch woken = new CountDownLatch(1);
+        Runnable awaitLost = wg::awaitUninterruptibly;
+        Runnable awaitOther = () -> {
+            wg.awaitUninterruptibly();
+            woken.countDown();
+        };
+        Thread[] waiters = new Thread[2];
+        for (int i = 0; i < 2; i++) {
+            boolean lost = (i == 0) == lostFirst;
+            if (lost) {
+                waiters[i] = startVirtual(scheduler, awaitLost);
+            } else {
+                waiters[i] = new Thread(awaitOther);
+                waiters[i].setDaemon(true);
+                waiters[i].start();
+            }
+            Thread queued = waiters[i];
+            if (!until(() -> parked(queued))) {
+                return "FAIL: setup: waiter " + i + " did not park (" + wg + ")";
+            }
+        }
+        scheduler.reject = true;
+        String outcome;
+        try {
+            wg.done();
+            outcome = "returned";
+        } catch (Throwable t) {
+            outcome = "threw " + t;
+        }
+        return woken.await(WAIT_MS, TimeUnit.MILLISECONDS) ? "OK"
+                : "FAIL: WaitGroup.done() " + outcome + "; the other waiter was never woken (" + wg + ")";
     }
 
     private static String mutexInterruptedWaiterKeepsInterrupt() throws Exception {

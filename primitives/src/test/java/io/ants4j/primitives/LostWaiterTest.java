@@ -82,4 +82,16 @@ class LostWaiterTest {
     void aMutexWhoseWokenWaiterWasLostStillWakesLaterWaiters() throws Exception {
         UnparkFailureTest.runProbe(LostWaiterProbe.class, "mutex-lost-wake-up-still-wakes-later-waiters");
     }
+
+    /** WaitQueue.unparkAll: "If an unpark throws, the walk still unparks the others" (the lost waiter first). */
+    @Test
+    void aWaitGroupWakesAWaiterQueuedAfterALostOne() throws Exception {
+        UnparkFailureTest.runProbe(LostWaiterProbe.class, "waitgroup-wakes-a-waiter-queued-after-a-lost-one");
+    }
+
+    /** The same with the lost waiter second. */
+    @Test
+    void aWaitGroupWakesAWaiterQueuedBeforeALostOne() throws Exception {
+        UnparkFailureTest.runProbe(LostWaiterProbe.class, "waitgroup-wakes-a-waiter-queued-before-a-lost-one");
+    }
 }

@@ -195,17 +195,14 @@ class SingleFlightFuturesTest {
     }
 
     // ---------------------------------------------------------------------------------------------
-    // Review 16's fix: "the completion keeps the completing thread's interrupt status away from the
-    // dependents of joined futures and restores it after"; class javadoc: "The caller that runs the
-    // function waits for nothing: its interrupt is the function's to handle". The completion restores the
-    // status it found, but keeps the one a dependent leaves: a dependent of one caller's future that sets
-    // its thread's interrupt status (here, a run of its own whose function threw InterruptedException, which
-    // run documents to "set the caller's interrupt status again") interrupts the dependents of the other
-    // callers' futures run after it, and the runner, never interrupted, returns from run interrupted.
+    // submit: an interrupt status the completing thread "had, or that is set while they run (one of them may
+    // leave it set), is kept from the next one and set again when the completion returns": a dependent of one
+    // caller's future that sets its thread's interrupt status (here, a run of its own whose function threw
+    // InterruptedException) does not interrupt the next caller's dependent; the runner returns with it set.
     // ---------------------------------------------------------------------------------------------
 
     @Test
-    void anInterruptLeftByOneCallersDependentReachesNeitherOtherCallersNorTheRunner() throws Exception {
+    void anInterruptLeftByOneCallersDependentDoesNotReachTheNextAndIsSetAgainAfterTheCompletion() throws Exception {
         SingleFlight<String, Object> other = new SingleFlight<>();
         java.util.concurrent.atomic.AtomicBoolean secondInterrupted = new java.util.concurrent.atomic.AtomicBoolean();
         AtomicReference<CompletableFuture<?>> dependents = new AtomicReference<>();
@@ -237,6 +234,7 @@ class SingleFlightFuturesTest {
         assertEquals(new Result<>("value", true), ran);
         assertTrue(dependents.get().isDone());
         assertFalse(secondInterrupted.get(), "an interrupt left by one caller's dependent reached another caller's");
-        assertFalse(runnerInterrupted, "the runner, never interrupted, returned from run with its interrupt status set");
+        assertTrue(runnerInterrupted, "what a dependent left set is set again when the completion returns (submit's"
+                + " javadoc: an interrupt status set while the dependents run is kept from the next one and set again)");
     }
 }

@@ -69,6 +69,8 @@ final class UnparkFailureProbe {
                 case "rwmutex-interrupted-writer-keeps-interrupt" -> rwMutexInterruptedWriterKeepsInterrupt();
                 case "semaphore-interrupted-head-keeps-interrupt" -> semaphoreInterruptedHeadKeepsInterrupt();
                 case "cond-over-reentrant-lock" -> condOverReentrantLock();
+                case "cond-over-jdk-write-lock" -> condOverJdkWriteLock();
+                case "cond-over-rwmutex-write-view" -> condOverRwMutexWriteView();
                 case "taskgroup-interrupted-submitter" -> taskGroupInterruptedSubmitter();
                 default -> "FAIL: unknown probe " + args[0];
             };
@@ -303,6 +305,16 @@ final class UnparkFailureProbe {
     private static String condOverMutex(boolean error) throws Exception {
         Mutex mutex = new Mutex();
         return condOver(mutex, mutex::isLocked, () -> mutex.toString().endsWith("waiters=1]"), error);
+    }
+
+    private static String condOverJdkWriteLock() throws Exception {
+        java.util.concurrent.locks.ReentrantReadWriteLock rwl = new java.util.concurrent.locks.ReentrantReadWriteLock();
+        return condOver(rwl.writeLock(), rwl::isWriteLockedByCurrentThread, () -> rwl.getQueueLength() == 1, true);
+    }
+
+    private static String condOverRwMutexWriteView() throws Exception {
+        RWMutex rw = new RWMutex();
+        return condOver(rw.writeLock(), () -> true, () -> true, true);
     }
 
     private static String condOverReentrantLock() throws Exception {

@@ -108,6 +108,18 @@ class UnparkFailureTest {
         runProbe("cond-over-reentrant-lock");
     }
 
+    /** The same over a {@code ReentrantReadWriteLock}'s write lock. */
+    @Test
+    void condAwaitOverAJdkWriteLockWhoseUnlockThrowsAfterReleasingHoldsTheLockAgain() throws Exception {
+        runProbe("cond-over-jdk-write-lock");
+    }
+
+    /** The same over an {@link RWMutex}'s write lock view. */
+    @Test
+    void condAwaitOverAnRWMutexWriteViewWhoseUnlockThrowsAfterReleasingHoldsTheLockAgain() throws Exception {
+        runProbe("cond-over-rwmutex-write-view");
+    }
+
     static void runProbe(String probe) throws Exception {
         runProbe(UnparkFailureProbe.class, probe);
     }

