@@ -44,6 +44,104 @@ class NonblockingSubmitTakesTheWorkerWithdrawingFromTheLaneTest {
         submitWhileTheWorkerWithdraws(true);
     }
 
+    /**
+     * The same state in a blocking pool with {@code maxBlockingTasks(1)}: the first submitter, finding no
+     * worker on the queue, no free slot and no SPINNING worker, waits (counted in {@code waiting()}) while the
+     * worker is idle by {@code idle()}; a second one is then rejected ("at most this many submitters may block
+     * waiting for a worker; more are rejected") though it need not block: a worker is idle.
+     */
+    @Test
+    void aMaxBlockingTasksPoolDoesNotRejectWhileTheOnlyWorkerWithdrawsIdleFromTheLane() throws Exception {
+        eventually("no worker of another pool in a lane (the JVM's lane budget)", () -> SpinningWorkers.inLanes() == 0);
+        SpinningWorkers lane = new SpinningWorkers(1);
+        PoolCore core = new PoolCore("withdrawing-lane-mbt", 1, PoolOptions.builder().maxBlockingTasks(1)
+                .disablePurge(true).build(), task -> ((Runnable) task).run(), lane);
+        CountDownLatch firstRunning = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+        assertTrue(core.dispatch((Runnable) () -> {
+            firstRunning.countDown();
+            block(go);
+        }, false, 0L));
+        await(firstRunning);
+        int carriers = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
+                Runtime.getRuntime().availableProcessors());
+        AtomicBoolean stopBusy = new AtomicBoolean();
+        List<Thread> busy = new ArrayList<>();
+        AtomicReference<Throwable> firstThrew = new AtomicReference<>();
+        AtomicReference<Throwable> secondThrew = new AtomicReference<>();
+        CountDownLatch ran = new CountDownLatch(2);
+        int idleWhileWaiting = -1;
+        int waitingThen = -1;
+        Thread first;
+        Thread second = null;
+        try {
+            core.lockCounts();
+            try {
+                go.countDown();
+                eventually("the worker withdrawing from the lane (idle, not yet on the queue)",
+                        () -> lane.idleWorkers() == 1 && !lane.hasSpinner(), core::toString);
+                CountDownLatch allBusy = new CountDownLatch(carriers);
+                for (int i = 0; i < carriers; i++) {
+                    busy.add(Thread.ofVirtual().name("busy-" + i).start(() -> {
+                        allBusy.countDown();
+                        while (!stopBusy.get()) {
+                            Thread.onSpinWait();
+                        }
+                    }));
+                }
+                await(allBusy);
+                first = Thread.ofPlatform().daemon(true).name("first").start(() -> {
+                    try {
+                        core.dispatch((Runnable) ran::countDown, false, 0L);
+                    } catch (Throwable t) {
+                        firstThrew.set(t);
+                    }
+                });
+                Thread f = first;
+                eventually("the first submitter waiting for the pool's lock",
+                        () -> Arrays.stream(f.getStackTrace())
+                                .anyMatch(e -> e.getClassName().equals("io.ants4j.primitives.SpinLock")));
+            } finally {
+                core.unlockCounts();
+            }
+            eventually("the first submitter waiting for a worker", () -> core.waiting() == 1
+                    || firstThrew.get() != null || ran.getCount() < 2, core::toString);
+            idleWhileWaiting = core.idle();
+            waitingThen = core.waiting();
+            second = Thread.ofPlatform().daemon(true).name("second").start(() -> {
+                try {
+                    core.dispatch((Runnable) ran::countDown, false, 0L);
+                } catch (Throwable t) {
+                    secondThrew.set(t);
+                }
+            });
+            second.join(TimeUnit.SECONDS.toMillis(10));
+        } finally {
+            stopBusy.set(true);
+            for (Thread t : busy) {
+                t.join(TimeUnit.SECONDS.toMillis(10));
+            }
+        }
+        // the first task runs whatever happens; the second only if it was not refused
+        if (secondThrew.get() != null) {
+            eventually("the first task ran", () -> ran.getCount() == 1, core::toString);
+        }
+        boolean bothRan = secondThrew.get() != null || ran.await(10, TimeUnit.SECONDS);
+        core.release();
+        boolean terminated = core.awaitTermination(TimeUnit.SECONDS.toNanos(10));
+        int idle = idleWhileWaiting;
+        int waiting = waitingThen;
+        assertAll(
+                () -> assertNull(firstThrew.get(), "first submitter"),
+                () -> assertEquals(1, idle, "precondition: idle() counts the withdrawing worker"),
+                () -> assertEquals(0, waiting, "a submitter waits (waiting() = " + waiting + ") while the worker is"
+                        + " idle (idle() = " + idle + ")"),
+                () -> assertNull(secondThrew.get(), "the second submission was refused by maxBlockingTasks while"
+                        + " the pool's only worker was idle, withdrawing from the lane"),
+                () -> assertTrue(bothRan, "the tasks handed over ran"),
+                () -> assertTrue(terminated, "not terminated: " + core));
+    }
+
     private static void submitWhileTheWorkerWithdraws(boolean timedZero) throws Exception {
         eventually("no worker of another pool in a lane (the JVM's lane budget)", () -> SpinningWorkers.inLanes() == 0);
         SpinningWorkers lane = new SpinningWorkers(1); // withdraws after one spin
