@@ -494,6 +494,9 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
                         return true;
                     }
                 }
+                if (first && lane.tryHandWithdrawing(payload)) { // idle, on its way from the lane to the queue
+                    return true;
+                }
                 if (first && lane.hasSpinner()) { // a worker began to spin after the fast path was tried:
                     // free, so neither a rejection nor a wait
                     locked = false;
@@ -765,7 +768,8 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
      * multi-pool's count, read under the lock, find it in the lane or past it, never in both nor in neither.
      *
      * @param withdrawing whether the worker holds the lane as {@link SpinningWorkers#WITHDRAWING}
-     * @return the payload to run next; {@link SpinningWorkers#NONE} if the worker is on the idle queue and
+     * @return the payload to run next (a waiting submitter's, or one a submitter handed the worker in the lane
+     *         as it withdrew); {@link SpinningWorkers#NONE} if the worker is on the idle queue and
      *         must wait for one; or {@link Worker#STOP} if it was retired and must end (its count is already
      *         given back)
      */
@@ -775,6 +779,13 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         try {
             lock.lock();
             locked = true;
+            if (withdrawing) {
+                withdrawing = false;
+                Object handed = lane.withdrawn();
+                if (handed != SpinningWorkers.NONE) {
+                    return handed; // a submitter handed it a payload as it withdrew: that submission succeeded
+                }
+            }
             int cap = capacity;
             if (state == CLOSED || (cap >= 0 && running > cap)) {
                 retireLocked(w);

@@ -27,14 +27,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  *     the two CASes wins, so the worker either leaves or has a payload to run, never both or neither.</li>
  * <li>{@code WITHDRAWING}: the worker in the lane has stopped spinning and is on its way to its pool's idle
  *     queue. It still counts as idle, and is still the one worker in the lane, until its pool, in the critical
- *     section that queues it (or hands it a waiting submitter's payload, or retires it), stores {@code null}
+ *     section that queues it (or hands it a waiting submitter's payload, or retires it), swaps in {@code null}
  *     ({@link #withdrawn}). So a reader holding that pool's lock sees the worker either here or past the lane,
  *     never in both places nor in neither: {@link #idleWorkers} read under the locks of every pool sharing the
- *     lane, with their idle queues, counts each idle worker once. A submitter treats it as {@code null}.</li>
+ *     lane, with their idle queues, counts each idle worker once. A submitter's fast path treats it as
+ *     {@code null}; one that holds its pool's lock and finds no other free worker hands it its payload by CAS
+ *     ({@link #tryHandWithdrawing}), which the worker's swap finds: it runs that payload, not hot (its token is
+ *     given back already), instead of queueing.</li>
  * <li>anything else: the payload last handed over; the worker (still "hot", in the lane) runs it and then
  *     stores {@code SPINNING} back, or {@code null} when it leaves. A plain release store is enough: no other
- *     thread writes the slot in this state, since a submitter replaces only {@code SPINNING} and an entering
- *     worker only {@code null}; nor in {@code WITHDRAWING}, for the same reason.</li>
+ *     thread writes the slot in this state, since a submitter replaces only {@code SPINNING} or
+ *     {@code WITHDRAWING} and an entering worker only {@code null}.</li>
  * </ul>
  * The slot is {@code null} only while nobody is in the lane, so no second worker can enter while one is in it,
  * and {@code SPINNING} always means that one worker: a constant serves where the worker itself would, and lets
@@ -252,12 +255,27 @@ final class SpinningWorkers {
     }
 
     /**
+     * Hands {@code payload} to the worker withdrawing from the lane: idle, on its way to its pool's idle queue,
+     * it runs the payload instead ({@link #withdrawn}). Called by a submitter that holds its pool's lock and
+     * found no other free worker, so that a worker counted idle is not passed over.
+     *
+     * @return false if no worker was withdrawing, or it reached its pool first
+     */
+    boolean tryHandWithdrawing(Object payload) {
+        return SLOT.compareAndSet(this, WITHDRAWING, payload == null ? NULL : payload);
+    }
+
+    /**
      * Called, under its pool's lock, for the worker that {@link #spin} returned {@link #WITHDRAWING} to, in the
      * critical section that puts it on the idle queue, hands it a waiting submitter's payload or retires it: the
-     * lane is free again. A plain release store: no other thread writes the slot while it is withdrawing.
+     * lane is free again. The swap decides against {@link #tryHandWithdrawing}: either the worker leaves the
+     * lane empty-handed, or it takes the payload handed to it meanwhile.
+     *
+     * @return that payload, or {@link #NONE}
      */
-    void withdrawn() {
-        SLOT.setRelease(this, null);
+    Object withdrawn() {
+        Object v = SLOT.getAndSet(this, null);
+        return v == WITHDRAWING ? NONE : v == NULL ? null : v;
     }
 
     /** Submissions left that skip spinning (for tests). */
