@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -133,29 +134,26 @@ class SingleFlightCompletionTest {
 
     @Test
     void aSubmitWhoseExecutorRanTheCallAndThenThrewCountsAsWaiting() throws Exception {
-        RejectedExecutionException refusal = new RejectedExecutionException("thrown after running the task");
-        AtomicReference<Threads.Task<Result<Object>>> waiter = new AtomicReference<>();
-        try {
-            flight.submit("key", () -> {
-                waiter.set(start(() -> flight.run("key", () -> "not called")));
-                SingleFlightTest.untilJoined(waiter.get().thread());
-                return "value";
-            }, task -> {
-                task.run();
-                throw refusal;
-            });
-            fail("submit returned though its executor threw");
-        } catch (RejectedExecutionException e) {
-            assertSame(refusal, e);
-        }
-        assertEquals(new Result<>("value", true), get(waiter.get()),
-                "the submitter, thrown at after the call completed, counted as waiting then");
+        submitWhoseExecutorThrowsOnceTheCallRan((task, waiter) -> task.run());
     }
 
     /** The same on another thread: the executor's thread runs the call to its end before the executor throws. */
     @Test
     void aSubmitWhoseExecutorThrewAfterTheCallEndedOnItsThreadCountsAsWaiting() throws Exception {
-        RejectedExecutionException refusal = new RejectedExecutionException("thrown after the task's call ended");
+        // e.g. a ThreadPoolExecutor that queued the task, which a worker ran, then failed to add a worker
+        submitWhoseExecutorThrowsOnceTheCallRan((task, waiter) -> {
+            Thread.ofPlatform().daemon(true).start(task);
+            Threads.until("the call ends", () -> waiter.get() != null && waiter.get().result().isDone());
+        });
+    }
+
+    /**
+     * A submit whose executor runs the call with {@code runsTheCall} (a {@code run} caller joins it meanwhile) and
+     * then throws: submit throws that, and the joined caller is told the value was shared.
+     */
+    private void submitWhoseExecutorThrowsOnceTheCallRan(
+            BiConsumer<Runnable, AtomicReference<Threads.Task<Result<Object>>>> runsTheCall) throws Exception {
+        RejectedExecutionException refusal = new RejectedExecutionException("thrown after the task ran the call");
         AtomicReference<Threads.Task<Result<Object>>> waiter = new AtomicReference<>();
         try {
             flight.submit("key", () -> {
@@ -163,9 +161,8 @@ class SingleFlightCompletionTest {
                 SingleFlightTest.untilJoined(waiter.get().thread());
                 return "value";
             }, task -> {
-                Thread.ofPlatform().daemon(true).start(task);
-                Threads.until("the call ends", () -> waiter.get() != null && waiter.get().result().isDone());
-                throw refusal; // e.g. a ThreadPoolExecutor that queued the task, which a worker ran, then failed to add a worker
+                runsTheCall.accept(task, waiter);
+                throw refusal;
             });
             fail("submit returned though its executor threw");
         } catch (RejectedExecutionException e) {

@@ -212,7 +212,7 @@ class SingleFlightFuturesTest {
             CompletableFuture<Result<Object>> second = flight.submit("key", () -> "not called");
             CompletableFuture<Void> waits = second.thenRun(() -> {
                 try {
-                    Thread.sleep(1); // another caller's code that waits
+                    new CountDownLatch(0).await(); // another caller's interruptible wait
                 } catch (InterruptedException e) {
                     secondInterrupted.set(true);
                 }

@@ -12,6 +12,7 @@ import io.ants4j.primitives.SingleFlight.Result;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -92,7 +93,7 @@ class SingleFlightHandOverTest {
                 CompletableFuture<Result<Object>> f = flight.submit("key", () -> "not called");
                 f.whenComplete((r, e) -> {
                     try {
-                        Thread.sleep(1); // another caller's code that waits
+                        new CountDownLatch(0).await(); // another caller's interruptible wait
                     } catch (InterruptedException ie) {
                         dependentInterrupted.set(true);
                     }
@@ -174,7 +175,7 @@ class SingleFlightHandOverTest {
             CompletableFuture<Result<Object>> f = flight.submit("key", () -> "not called");
             f.whenComplete((r, e) -> {
                 try {
-                    Thread.sleep(1); // another caller's code that waits
+                    new CountDownLatch(0).await(); // another caller's interruptible wait
                 } catch (InterruptedException ie) {
                     dependentInterrupted.set(true);
                 }
