@@ -49,28 +49,20 @@ final class LostWaiterProbe {
     private LostWaiterProbe() {
     }
 
-    public static void main(String[] args) throws Exception {
-        String result;
-        try {
-            result = switch (args[0]) {
-                case "mutex-interrupted-waiter-keeps-interrupt" -> mutexInterruptedWaiterKeepsInterrupt();
-                case "rwmutex-writer-on-inner-mutex-keeps-interrupt" -> rwMutexWriterOnInnerMutexKeepsInterrupt();
-                case "waitgroup-interrupted-waiter-keeps-interrupt" -> waitGroupInterruptedWaiterKeepsInterrupt();
-                case "taskgroup-cancel-interrupts-running-task" -> taskGroupCancelInterruptsRunningTask(true);
-                case "taskgroup-future-cancel-interrupts-running-task" -> taskGroupCancelInterruptsRunningTask(false);
-                case "once-run-wakes-every-waiter" -> onceRunWakesEveryWaiter();
-                case "mutex-lost-wake-up-still-wakes-later-waiters" -> mutexLostWakeUpStillWakesLaterWaiters();
-                case "taskgroup-future-wakes-every-getter" -> taskGroupFutureWakesEveryGetter();
-                case "waitgroup-wakes-a-waiter-queued-after-a-lost-one" -> waitGroupWakesTheOtherWaiter(true);
-                case "waitgroup-wakes-a-waiter-queued-before-a-lost-one" -> waitGroupWakesTheOtherWaiter(false);
-                default -> "FAIL: unknown probe " + args[0];
-            };
-        } catch (Throwable t) {
-            result = "FAIL: the probe threw " + t;
-        }
-        System.out.println(result);
-        System.out.flush();
-        Runtime.getRuntime().halt(0); // threads left parked for ever must not keep the JVM alive
+    public static void main(String[] args) {
+        ProbeReport.printAndHalt(() -> switch (args[0]) {
+            case "mutex-interrupted-waiter-keeps-interrupt" -> mutexInterruptedWaiterKeepsInterrupt();
+            case "rwmutex-writer-on-inner-mutex-keeps-interrupt" -> rwMutexWriterOnInnerMutexKeepsInterrupt();
+            case "waitgroup-interrupted-waiter-keeps-interrupt" -> waitGroupInterruptedWaiterKeepsInterrupt();
+            case "taskgroup-cancel-interrupts-running-task" -> taskGroupCancelInterruptsRunningTask(true);
+            case "taskgroup-future-cancel-interrupts-running-task" -> taskGroupCancelInterruptsRunningTask(false);
+            case "once-run-wakes-every-waiter" -> onceRunWakesEveryWaiter();
+            case "mutex-lost-wake-up-still-wakes-later-waiters" -> mutexLostWakeUpStillWakesLaterWaiters();
+            case "taskgroup-future-wakes-every-getter" -> taskGroupFutureWakesEveryGetter();
+            case "waitgroup-wakes-a-waiter-queued-after-a-lost-one" -> waitGroupWakesTheOtherWaiter(true);
+            case "waitgroup-wakes-a-waiter-queued-before-a-lost-one" -> waitGroupWakesTheOtherWaiter(false);
+            default -> "FAIL: unknown probe " + args[0];
+        });
     }
 
     /** What an interruptible acquisition ended with: "OK" for InterruptedException, else what and the interrupt status. */
@@ -260,6 +252,26 @@ final class LostWaiterProbe {
                         + " consumed is lost when releasing the other waiter throws";
     }
 
+    /**
+     * Starts a thread waiting in {@code future.get()} whose unpark throws from the moment it parked; returns whether
+     * it parked in time.
+     */
+    private static boolean lostGetterParked(Future<?> future) throws Exception {
+        RejectingScheduler rejecting = new RejectingScheduler();
+        Thread lost = startVirtual(rejecting, () -> {
+            try {
+                future.get();
+            } catch (Exception e) {
+                // lost: never woken
+            }
+        });
+        if (!until(() -> parked(lost))) {
+            return false;
+        }
+        rejecting.reject = true;
+        return true;
+    }
+
     private static String taskGroupCancelInterruptsRunningTask(boolean wholeGroup) throws Exception {
         TaskGroup<String> group = TaskGroup.create();
         CountDownLatch running = new CountDownLatch(1);
@@ -279,18 +291,9 @@ final class LostWaiterProbe {
         if (!running.await(WAIT_MS, TimeUnit.MILLISECONDS)) {
             return "FAIL: setup: the task did not start";
         }
-        RejectingScheduler rejecting = new RejectingScheduler();
-        Thread lost = startVirtual(rejecting, () -> {
-            try {
-                future.get();
-            } catch (Exception e) {
-                // lost: never woken
-            }
-        });
-        if (!until(() -> parked(lost))) {
+        if (!lostGetterParked(future)) {
             return "FAIL: setup: the thread calling get() did not park";
         }
-        rejecting.reject = true;
         String cancel;
         try {
             if (wholeGroup) {
@@ -412,18 +415,9 @@ final class LostWaiterProbe {
         if (!until(() -> parked(getter))) {
             return "FAIL: setup: the getter did not park";
         }
-        RejectingScheduler rejecting = new RejectingScheduler();
-        Thread lost = startVirtual(rejecting, () -> {
-            try {
-                future.get();
-            } catch (Exception e) {
-                // lost: never woken
-            }
-        });
-        if (!until(() -> parked(lost))) {
+        if (!lostGetterParked(future)) {
             return "FAIL: setup: the lost getter did not park";
         }
-        rejecting.reject = true;
         finish.countDown();
         String got;
         try {

@@ -26,16 +26,8 @@ final class SingleFlightStackLimitProbe {
     private SingleFlightStackLimitProbe() {
     }
 
-    public static void main(String[] args) throws Exception {
-        String result;
-        try {
-            result = waitingThread();
-        } catch (Throwable t) {
-            result = "FAIL: the probe threw " + t;
-        }
-        System.out.println(result);
-        System.out.flush();
-        Runtime.getRuntime().halt(0); // the stuck waiters spin for ever
+    public static void main(String[] args) {
+        ProbeReport.printAndHalt(SingleFlightStackLimitProbe::waitingThread);
     }
 
     private static String waitingThread() throws Exception {

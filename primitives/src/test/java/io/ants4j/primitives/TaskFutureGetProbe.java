@@ -36,20 +36,12 @@ final class TaskFutureGetProbe {
     private TaskFutureGetProbe() {
     }
 
-    public static void main(String[] args) throws Exception {
-        String result;
-        try {
-            result = switch (args[0]) {
-                case "timed-get-after-completion" -> getAfterCompletion(true);
-                case "interrupted-get-after-completion" -> getAfterCompletion(false);
-                default -> "FAIL: unknown probe " + args[0];
-            };
-        } catch (Throwable t) {
-            result = "FAIL: the probe threw " + t;
-        }
-        System.out.println(result);
-        System.out.flush();
-        Runtime.getRuntime().halt(0);
+    public static void main(String[] args) {
+        ProbeReport.printAndHalt(() -> switch (args[0]) {
+            case "timed-get-after-completion" -> getAfterCompletion(true);
+            case "interrupted-get-after-completion" -> getAfterCompletion(false);
+            default -> "FAIL: unknown probe " + args[0];
+        });
     }
 
     private static String getAfterCompletion(boolean timed) throws Exception {

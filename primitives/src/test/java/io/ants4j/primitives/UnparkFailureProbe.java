@@ -56,30 +56,22 @@ final class UnparkFailureProbe {
     private UnparkFailureProbe() {
     }
 
-    public static void main(String[] args) throws Exception {
-        String result;
-        try {
-            result = switch (args[0]) {
-                case "rwmutex-write-unlock" -> rwMutexWriteUnlock();
-                case "rwmutex-writer-gives-up" -> rwMutexWriterGivesUp();
-                case "once-value" -> onceValue();
-                case "singleflight-run" -> singleFlightRun();
-                case "cond-over-mutex" -> condOverMutex(true);
-                case "cond-over-mutex-runtime-exception" -> condOverMutex(false);
-                case "rwmutex-interrupted-writer-keeps-interrupt" -> rwMutexInterruptedWriterKeepsInterrupt();
-                case "semaphore-interrupted-head-keeps-interrupt" -> semaphoreInterruptedHeadKeepsInterrupt();
-                case "cond-over-reentrant-lock" -> condOverReentrantLock();
-                case "cond-over-jdk-write-lock" -> condOverJdkWriteLock();
-                case "cond-over-rwmutex-write-view" -> condOverRwMutexWriteView();
-                case "taskgroup-interrupted-submitter" -> taskGroupInterruptedSubmitter();
-                default -> "FAIL: unknown probe " + args[0];
-            };
-        } catch (Throwable t) {
-            result = "FAIL: the probe threw " + t;
-        }
-        System.out.println(result);
-        System.out.flush();
-        Runtime.getRuntime().halt(0); // threads left parked for ever must not keep the JVM alive
+    public static void main(String[] args) {
+        ProbeReport.printAndHalt(() -> switch (args[0]) {
+            case "rwmutex-write-unlock" -> rwMutexWriteUnlock();
+            case "rwmutex-writer-gives-up" -> rwMutexWriterGivesUp();
+            case "once-value" -> onceValue();
+            case "singleflight-run" -> singleFlightRun();
+            case "cond-over-mutex" -> condOverMutex(true);
+            case "cond-over-mutex-runtime-exception" -> condOverMutex(false);
+            case "rwmutex-interrupted-writer-keeps-interrupt" -> rwMutexInterruptedWriterKeepsInterrupt();
+            case "semaphore-interrupted-head-keeps-interrupt" -> semaphoreInterruptedHeadKeepsInterrupt();
+            case "cond-over-reentrant-lock" -> condOverReentrantLock();
+            case "cond-over-jdk-write-lock" -> condOverJdkWriteLock();
+            case "cond-over-rwmutex-write-view" -> condOverRwMutexWriteView();
+            case "taskgroup-interrupted-submitter" -> taskGroupInterruptedSubmitter();
+            default -> "FAIL: unknown probe " + args[0];
+        });
     }
 
     /** A scheduler for virtual threads that runs each continuation on a new platform thread until told to reject. */

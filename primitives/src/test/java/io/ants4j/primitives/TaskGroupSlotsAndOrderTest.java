@@ -20,9 +20,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Adversarial review of {@link TaskGroup}: each test states the contract it holds the class to. */
+/** {@link TaskGroup}'s slots, submitter order and interrupt status: each test states the contract it holds the class to. */
 @Timeout(60)
-class TaskGroupReviewTest {
+class TaskGroupSlotsAndOrderTest {
 
     /**
      * Contract (class javadoc, Limit): "A task counts against the limit from the moment go lets it in

@@ -24,9 +24,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Review 6 of {@link TaskGroup}: each test quotes the contract it holds the class to, and fails on the code reviewed. */
+/** {@link TaskGroup}'s cancellation, interrupts and task futures: each test quotes the contract it holds the class to. */
 @Timeout(60)
-class TaskGroupReview6Test {
+class TaskGroupCancellationContractTest {
 
     private static final Executor PLATFORM_THREADS = task -> Thread.ofPlatform().daemon(true).start(task);
 

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Review 5: {@code idle()} is documented as "running() minus the workers busy with one", and the counts as
+ * {@code idle()} is documented as "running() minus the workers busy with one", and the counts as
  * "exact at the moment of reading", so an idle count never exceeds the running count of the same instant.
  * MultiPoolCore.idle() read the shared lane before the sub-pools' idle queues, so a worker that left the lane
  * for its idle queue between the two reads was counted twice: 2 idle workers in a multi-pool of one. A reader
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
  * purger, no tune, no release), so {@code running} only grows and the idle count read first must not exceed
  * it. Statistical: on the old code the multi-pool cases failed in every run, within a second.
  */
-class IdleCountReviewTest {
+class IdleNeverAboveRunningTest {
 
     private static final long BUDGET_NANOS = TimeUnit.SECONDS.toNanos(3);
     private static final PoolOptions NO_PURGE = PoolOptions.builder()
