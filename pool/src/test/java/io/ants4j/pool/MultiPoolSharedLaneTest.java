@@ -1,5 +1,6 @@
 package io.ants4j.pool;
 
+import static io.ants4j.pool.LaneFixtures.awaitTerminationFreeingTheSpinner;
 import static io.ants4j.pool.TestSupport.await;
 import static io.ants4j.pool.TestSupport.eventually;
 import static org.junit.jupiter.api.Assertions.assertAll;
@@ -60,13 +61,7 @@ class MultiPoolSharedLaneTest {
         int running1 = mp.running(1);
 
         mp.release();
-        Runnable nothing = () -> { };
-        eventually("terminated", () -> {
-            if (lane.hasSpinner()) {
-                lane.tryHand(nothing); // the worker spins until a payload comes; after it, it sees the close
-            }
-            return mp.isTerminated();
-        }, mp::toString);
+        awaitTerminationFreeingTheSpinner(lane, mp::isTerminated, mp::toString);
         assertTrue(mp.awaitTermination(10, TimeUnit.SECONDS), "not terminated: " + mp);
         assertAll(
                 () -> assertSame(firstRanIn.get(), secondRanIn.get(), "the second task ran on sub-pool 0's worker"),

@@ -1,13 +1,14 @@
 package io.ants4j.pool;
 
-import static io.ants4j.pool.TestSupport.await;
-import static io.ants4j.pool.TestSupport.block;
+import static io.ants4j.pool.LaneFixtures.awaitTerminationFreeingTheSpinner;
+import static io.ants4j.pool.LaneFixtures.awaitWaitingForThePoolLock;
+import static io.ants4j.pool.LaneFixtures.poolWithItsOnlyWorkerBusy;
 import static io.ants4j.pool.TestSupport.eventually;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Arrays;
+import io.ants4j.pool.LaneFixtures.BusyPool;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -52,18 +53,10 @@ class NonblockingSubmitTakesTheWorkerSpinningInTheLaneTest {
     }
 
     private static void submitAsTheWorkerEntersTheLane(boolean nonblocking, boolean timedZero) throws Exception {
-        eventually("no worker of another pool in a lane (the JVM's lane budget)", () -> SpinningWorkers.inLanes() == 0);
         SpinningWorkers lane = new SpinningWorkers(Integer.MAX_VALUE);
-        PoolCore core = new PoolCore("nonblocking-lane", 1, PoolOptions.builder().nonblocking(nonblocking)
-                .disablePurge(true).threadFactory(Thread.ofPlatform().daemon(true).factory()).build(),
-                task -> ((Runnable) task).run(), lane);
-        CountDownLatch firstRunning = new CountDownLatch(1);
-        CountDownLatch go = new CountDownLatch(1);
-        assertTrue(core.dispatch((Runnable) () -> {
-            firstRunning.countDown();
-            block(go);
-        }, false, 0L));
-        await(firstRunning);
+        BusyPool pool = poolWithItsOnlyWorkerBusy("nonblocking-lane", PoolOptions.builder().nonblocking(nonblocking)
+                .disablePurge(true).threadFactory(Thread.ofPlatform().daemon(true).factory()).build(), lane);
+        PoolCore core = pool.core();
 
         CountDownLatch secondRan = new CountDownLatch(1);
         AtomicReference<Throwable> thrown = new AtomicReference<>();
@@ -78,11 +71,8 @@ class NonblockingSubmitTakesTheWorkerSpinningInTheLaneTest {
                     thrown.set(t);
                 }
             });
-            Thread s = submitter;
-            eventually("the submitter past the fast lane, waiting for the pool's lock",
-                    () -> Arrays.stream(s.getStackTrace())
-                            .anyMatch(e -> e.getClassName().equals("io.ants4j.primitives.SpinLock")));
-            go.countDown(); // the worker ends its task and spins in the lane: free
+            awaitWaitingForThePoolLock(submitter, "the submitter past the fast lane, waiting for the pool's lock");
+            pool.finish().countDown(); // the worker ends its task and spins in the lane: free
             eventually("the worker spinning in the lane", lane::hasSpinner, core::toString);
         } finally {
             core.unlockCounts();
@@ -92,13 +82,7 @@ class NonblockingSubmitTakesTheWorkerSpinningInTheLaneTest {
         boolean ran = handedOver.get() && secondRan.await(10, TimeUnit.SECONDS);
 
         core.release();
-        Runnable nothing = () -> { };
-        eventually("the pool terminated", () -> {
-            if (lane.hasSpinner()) {
-                lane.tryHand(nothing); // the worker spins until a payload comes; after it, it sees the close
-            }
-            return core.isTerminated();
-        }, core::toString);
+        awaitTerminationFreeingTheSpinner(lane, core::isTerminated, core::toString);
         boolean terminated = core.awaitTermination(TimeUnit.SECONDS.toNanos(10));
         assertAll(
                 () -> assertNull(thrown.get(), "the submission was refused while the pool's only worker spun free in"

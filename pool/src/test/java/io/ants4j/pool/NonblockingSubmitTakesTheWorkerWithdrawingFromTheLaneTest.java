@@ -1,16 +1,15 @@
 package io.ants4j.pool;
 
-import static io.ants4j.pool.TestSupport.await;
-import static io.ants4j.pool.TestSupport.block;
+import static io.ants4j.pool.LaneFixtures.awaitWaitingForThePoolLock;
+import static io.ants4j.pool.LaneFixtures.poolWithItsOnlyWorkerBusy;
 import static io.ants4j.pool.TestSupport.eventually;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
+import io.ants4j.pool.LaneFixtures.BusyPool;
+import io.ants4j.pool.LaneFixtures.CarriersOccupied;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,12 +35,24 @@ class NonblockingSubmitTakesTheWorkerWithdrawingFromTheLaneTest {
 
     @Test
     void aNonblockingExecuteIsNotRejectedWhileTheOnlyWorkerWithdrawsIdleFromTheLane() throws Exception {
-        submitWhileTheWorkerWithdraws(false);
+        Submission s = submitWhileTheWorkerWithdraws(PoolOptions.builder().nonblocking(true), false);
+        assertAll(
+                () -> assertNull(s.thrown.get(), "the submission was refused while the pool's only worker was idle,"
+                        + " withdrawing from the lane"),
+                () -> assertTrue(s.handedOver.get() && s.ran, "the second task was not handed over and run (handed"
+                        + " over: " + s.handedOver.get() + ")"),
+                () -> assertTrue(s.terminated, "not terminated"));
     }
 
     @Test
     void aZeroTimeoutTryExecuteTakesTheWorkerWithdrawingIdleFromTheLane() throws Exception {
-        submitWhileTheWorkerWithdraws(true);
+        Submission s = submitWhileTheWorkerWithdraws(PoolOptions.builder().nonblocking(true), true);
+        assertAll(
+                () -> assertNull(s.thrown.get(), "tryExecute threw"),
+                () -> assertTrue(s.handedOver.get(), "tryExecute(task, ZERO) returned false while the pool's only"
+                        + " worker was idle, withdrawing from the lane"),
+                () -> assertTrue(s.ran, "the second task did not run"),
+                () -> assertTrue(s.terminated, "not terminated"));
     }
 
     /**
@@ -51,149 +62,63 @@ class NonblockingSubmitTakesTheWorkerWithdrawingFromTheLaneTest {
      */
     @Test
     void aMaxBlockingTasksPoolDoesNotRejectWhileTheOnlyWorkerWithdrawsIdleFromTheLane() throws Exception {
-        eventually("no worker of another pool in a lane (the JVM's lane budget)", () -> SpinningWorkers.inLanes() == 0);
-        SpinningWorkers lane = new SpinningWorkers(1);
-        PoolCore core = new PoolCore("withdrawing-lane-mbt", 1, PoolOptions.builder().maxBlockingTasks(1)
-                .disablePurge(true).build(), task -> ((Runnable) task).run(), lane);
-        CountDownLatch firstRunning = new CountDownLatch(1);
-        CountDownLatch go = new CountDownLatch(1);
-        assertTrue(core.dispatch((Runnable) () -> {
-            firstRunning.countDown();
-            block(go);
-        }, false, 0L));
-        await(firstRunning);
-        int carriers = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
-                Runtime.getRuntime().availableProcessors());
-        AtomicBoolean stopBusy = new AtomicBoolean();
-        List<Thread> busy = new ArrayList<>();
-        AtomicReference<Throwable> firstThrew = new AtomicReference<>();
-        CountDownLatch ran = new CountDownLatch(1);
-        boolean firstReturned = false;
-        int waitingThen = -1;
-        Thread first;
-        try {
-            core.lockCounts();
-            try {
-                go.countDown();
-                eventually("the worker withdrawing from the lane (idle, not yet on the queue)",
-                        () -> lane.idleWorkers() == 1 && !lane.hasSpinner(), core::toString);
-                CountDownLatch allBusy = new CountDownLatch(carriers);
-                for (int i = 0; i < carriers; i++) {
-                    busy.add(Thread.ofVirtual().name("busy-" + i).start(() -> {
-                        allBusy.countDown();
-                        while (!stopBusy.get()) {
-                            Thread.onSpinWait();
-                        }
-                    }));
-                }
-                await(allBusy);
-                first = Thread.ofPlatform().daemon(true).name("first").start(() -> {
-                    try {
-                        core.dispatch((Runnable) ran::countDown, false, 0L);
-                    } catch (Throwable t) {
-                        firstThrew.set(t);
-                    }
-                });
-                Thread f = first;
-                eventually("the first submitter waiting for the pool's lock",
-                        () -> Arrays.stream(f.getStackTrace())
-                                .anyMatch(e -> e.getClassName().equals("io.ants4j.primitives.SpinLock")));
-            } finally {
-                core.unlockCounts();
-            }
-            first.join(TimeUnit.SECONDS.toMillis(10));
-            firstReturned = !first.isAlive();
-            waitingThen = core.waiting();
-        } finally {
-            stopBusy.set(true);
-            for (Thread t : busy) {
-                t.join(TimeUnit.SECONDS.toMillis(10));
-            }
-        }
-        boolean firstRan = ran.await(10, TimeUnit.SECONDS);
-        core.release();
-        boolean terminated = core.awaitTermination(TimeUnit.SECONDS.toNanos(10));
-        boolean returned = firstReturned;
-        int waiting = waitingThen;
+        Submission s = submitWhileTheWorkerWithdraws(PoolOptions.builder().maxBlockingTasks(1), false);
         assertAll(
-                () -> assertNull(firstThrew.get(), "first submitter"),
-                () -> assertTrue(returned, "the submitter waits for a worker while the pool's only worker is idle,"
-                        + " withdrawing from the lane (waiting() = " + waiting + ")"),
-                () -> assertEquals(0, waiting, "waiting() while the worker is idle"),
-                () -> assertTrue(firstRan, "the task handed over ran"),
-                () -> assertTrue(terminated, "not terminated: " + core));
+                () -> assertNull(s.thrown.get(), "the submitter threw"),
+                () -> assertTrue(s.returned, "the submitter waits for a worker while the pool's only worker is idle,"
+                        + " withdrawing from the lane (waiting() = " + s.waiting + ")"),
+                () -> assertEquals(0, s.waiting, "waiting() while the worker is idle"),
+                () -> assertTrue(s.ran, "the task handed over ran"),
+                () -> assertTrue(s.terminated, "not terminated"));
     }
 
-    private static void submitWhileTheWorkerWithdraws(boolean timedZero) throws Exception {
-        eventually("no worker of another pool in a lane (the JVM's lane budget)", () -> SpinningWorkers.inLanes() == 0);
-        SpinningWorkers lane = new SpinningWorkers(1); // withdraws after one spin
-        PoolCore core = new PoolCore("withdrawing-lane", 1, PoolOptions.builder().nonblocking(true)
-                .disablePurge(true).build(), // default factory: virtual workers
-                task -> ((Runnable) task).run(), lane);
-        CountDownLatch firstRunning = new CountDownLatch(1);
-        CountDownLatch go = new CountDownLatch(1);
-        assertTrue(core.dispatch((Runnable) () -> {
-            firstRunning.countDown();
-            block(go);
-        }, false, 0L));
-        await(firstRunning);
+    /** What a submission made while the pool's only worker withdrew from the lane came to. */
+    private static final class Submission {
+        final AtomicReference<Throwable> thrown = new AtomicReference<>();
+        final AtomicBoolean handedOver = new AtomicBoolean();
+        boolean returned;
+        int waiting = -1;
+        boolean ran;
+        boolean terminated;
+    }
 
-        int carriers = Integer.getInteger("jdk.virtualThreadScheduler.parallelism",
-                Runtime.getRuntime().availableProcessors());
-        AtomicBoolean stopBusy = new AtomicBoolean();
-        List<Thread> busy = new ArrayList<>();
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        AtomicBoolean handedOver = new AtomicBoolean();
+    private static Submission submitWhileTheWorkerWithdraws(PoolOptions.Builder options, boolean timedZero)
+            throws Exception {
+        SpinningWorkers lane = new SpinningWorkers(1); // withdraws after one spin
+        BusyPool pool = poolWithItsOnlyWorkerBusy("withdrawing-lane", // default factory: virtual workers
+                options.disablePurge(true).build(), lane);
+        PoolCore core = pool.core();
+        Submission s = new Submission();
         CountDownLatch secondRan = new CountDownLatch(1);
-        int runningAtSubmit;
+        core.lockCounts();
+        boolean locked = true;
         try {
-            Thread submitter;
-            core.lockCounts();
-            try {
-                go.countDown(); // the worker ends its task, spins once, withdraws, and waits for the lock
-                eventually("the worker withdrawing from the lane (idle, not yet on the queue)",
-                        () -> lane.idleWorkers() == 1 && !lane.hasSpinner(), core::toString);
-                CountDownLatch allBusy = new CountDownLatch(carriers);
-                for (int i = 0; i < carriers; i++) {
-                    busy.add(Thread.ofVirtual().name("busy-" + i).start(() -> {
-                        allBusy.countDown();
-                        while (!stopBusy.get()) {
-                            Thread.onSpinWait();
-                        }
-                    }));
-                }
-                await(allBusy); // every carrier taken: the virtual worker cannot run until they stop
-                submitter = Thread.ofPlatform().daemon(true).name("submitter").start(() -> {
+            pool.finish().countDown(); // the worker ends its task, spins once, withdraws, and waits for the lock
+            eventually("the worker withdrawing from the lane (idle, not yet on the queue)",
+                    () -> lane.idleWorkers() == 1 && !lane.hasSpinner(), core::toString);
+            try (CarriersOccupied carriers = new CarriersOccupied()) { // the virtual worker cannot run meanwhile
+                Thread submitter = Thread.ofPlatform().daemon(true).name("submitter").start(() -> {
                     try {
-                        handedOver.set(core.dispatch((Runnable) secondRan::countDown, timedZero, 0L));
+                        s.handedOver.set(core.dispatch((Runnable) secondRan::countDown, timedZero, 0L));
                     } catch (Throwable t) {
-                        thrown.set(t);
+                        s.thrown.set(t);
                     }
                 });
-                Thread s = submitter;
-                eventually("the submitter past the fast lane, waiting for the pool's lock",
-                        () -> Arrays.stream(s.getStackTrace())
-                                .anyMatch(e -> e.getClassName().equals("io.ants4j.primitives.SpinLock")));
-            } finally {
+                awaitWaitingForThePoolLock(submitter, "the submitter past the fast lane, waiting for the pool's lock");
+                core.unlockCounts(); // the submitter takes it first: the worker is held off its carrier
+                locked = false;
+                submitter.join(TimeUnit.SECONDS.toMillis(10));
+                s.returned = !submitter.isAlive();
+                s.waiting = core.waiting();
+            }
+        } finally {
+            if (locked) {
                 core.unlockCounts();
             }
-            submitter.join(TimeUnit.SECONDS.toMillis(10));
-            runningAtSubmit = core.running();
-        } finally {
-            stopBusy.set(true);
-            for (Thread t : busy) {
-                t.join(TimeUnit.SECONDS.toMillis(10));
-            }
         }
-        boolean ran = handedOver.get() && secondRan.await(10, TimeUnit.SECONDS);
+        s.ran = secondRan.await(10, TimeUnit.SECONDS);
         core.release();
-        boolean terminated = core.awaitTermination(TimeUnit.SECONDS.toNanos(10));
-        assertAll(
-                () -> assertEquals(1, runningAtSubmit, "precondition: the one worker alive"),
-                () -> assertNull(thrown.get(), "the submission was refused while the pool's only worker was idle,"
-                        + " withdrawing from the lane"),
-                () -> assertTrue(ran, "the second task was not handed over and run (handed over: "
-                        + handedOver.get() + ")"),
-                () -> assertTrue(terminated, "not terminated: " + core));
+        s.terminated = core.awaitTermination(TimeUnit.SECONDS.toNanos(10));
+        return s;
     }
 }
