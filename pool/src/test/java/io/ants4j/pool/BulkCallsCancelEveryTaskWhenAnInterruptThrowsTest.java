@@ -25,18 +25,20 @@ import org.junit.jupiter.api.Test;
  */
 class BulkCallsCancelEveryTaskWhenAnInterruptThrowsTest {
 
-    @Test
-    void invokeAnyReturnsTheWinnersResultAndCancelsEveryOtherTask() throws Exception {
-        Pool pool = Pool.newPool(3);
-        FailingCloseChannel channel = new FailingCloseChannel();
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch otherRunning = new CountDownLatch(1);
-        CountDownLatch otherInterrupted = new CountDownLatch(1);
-        Callable<String> blockedOnTheChannel = () -> {
+    /**
+     * Two tasks until {@link #release}: one blocked on a channel whose close (the interrupt's) throws, the other in
+     * an interruptible wait that records its interrupt.
+     */
+    private static final class Tasks {
+        final FailingCloseChannel channel = new FailingCloseChannel();
+        final CountDownLatch release = new CountDownLatch(1);
+        final CountDownLatch otherRunning = new CountDownLatch(1);
+        final CountDownLatch otherInterrupted = new CountDownLatch(1);
+        final Callable<String> blockedOnTheChannel = () -> {
             channel.blockUntil(release);
             return "channel";
         };
-        Callable<String> other = () -> {
+        final Callable<String> other = () -> {
             otherRunning.countDown();
             try {
                 release.await(30, TimeUnit.SECONDS);
@@ -45,19 +47,25 @@ class BulkCallsCancelEveryTaskWhenAnInterruptThrowsTest {
             }
             return "other";
         };
+    }
+
+    @Test
+    void invokeAnyReturnsTheWinnersResultAndCancelsEveryOtherTask() throws Exception {
+        Pool pool = Pool.newPool(3);
+        Tasks tasks = new Tasks();
         Callable<String> winner = () -> {
-            await(channel.blocked);
-            await(otherRunning);
+            await(tasks.channel.blocked);
+            await(tasks.otherRunning);
             return "winner";
         };
         AtomicReference<Object> outcome = new AtomicReference<>();
         try {
-            outcome.set(pool.invokeAny(List.of(blockedOnTheChannel, other, winner)));
-        } catch (Throwable t) {
-            outcome.set(t);
+            outcome.set(pool.invokeAny(List.of(tasks.blockedOnTheChannel, tasks.other, winner)));
+        } catch (Throwable e) {
+            outcome.set(e);
         }
-        boolean interrupted = otherInterrupted.await(5, TimeUnit.SECONDS);
-        release.countDown();
+        boolean interrupted = tasks.otherInterrupted.await(5, TimeUnit.SECONDS);
+        tasks.release.countDown();
         pool.close();
         assertAll(
                 () -> assertEquals("winner", outcome.get(), "invokeAny did not return the result of the task that"
@@ -69,37 +77,21 @@ class BulkCallsCancelEveryTaskWhenAnInterruptThrowsTest {
     @Test
     void interruptedInvokeAllThrowsInterruptedExceptionAndCancelsEveryTaskNotDone() throws Exception {
         Pool pool = Pool.newPool(2);
-        FailingCloseChannel channel = new FailingCloseChannel();
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch otherRunning = new CountDownLatch(1);
-        CountDownLatch otherInterrupted = new CountDownLatch(1);
-        Callable<String> blockedOnTheChannel = () -> {
-            channel.blockUntil(release);
-            return "channel";
-        };
-        Callable<String> other = () -> {
-            otherRunning.countDown();
-            try {
-                release.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                otherInterrupted.countDown();
-            }
-            return "other";
-        };
+        Tasks tasks = new Tasks();
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         Thread caller = Thread.ofPlatform().daemon(true).start(() -> {
             try {
-                pool.invokeAll(List.of(blockedOnTheChannel, other));
-            } catch (Throwable t) {
-                thrown.set(t);
+                pool.invokeAll(List.of(tasks.blockedOnTheChannel, tasks.other));
+            } catch (Throwable e) {
+                thrown.set(e);
             }
         });
-        await(channel.blocked);
-        await(otherRunning);
+        await(tasks.channel.blocked);
+        await(tasks.otherRunning);
         caller.interrupt(); // invokeAll waits for the tasks: it throws InterruptedException and cancels them
         caller.join(TimeUnit.SECONDS.toMillis(10));
-        boolean interrupted = otherInterrupted.await(5, TimeUnit.SECONDS);
-        release.countDown();
+        boolean interrupted = tasks.otherInterrupted.await(5, TimeUnit.SECONDS);
+        tasks.release.countDown();
         pool.close();
         assertAll(
                 () -> assertTrue(thrown.get() instanceof InterruptedException, "the interrupted invokeAll threw "
