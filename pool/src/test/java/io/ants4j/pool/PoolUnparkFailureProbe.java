@@ -1,0 +1,179 @@
+package io.ants4j.pool;
+
+import java.lang.reflect.Constructor;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Run in a JVM of its own ({@link PoolUnparkFailureTest}), with {@code --add-opens java.base/java.lang}: a blocked
+ * submitter runs on a virtual thread whose scheduler rejects its continuation once the probe says so, so that
+ * {@code LockSupport.unpark} of that thread throws {@link RejectedExecutionException} (the JDK 25 stand-in for the
+ * {@code OutOfMemoryError} that JDK 21 lets escape the unpark of a virtual thread; the primitives' probe,
+ * {@code UnparkFailureProbe}, uses the same). That submitter is lost; the probe checks what the pool does to
+ * everyone else. Prints {@code OK} last, or {@code FAIL: } and what went wrong.
+ * <ul>
+ *   <li>{@code release}: two submitters wait in a full pool, the first of them lost; {@code release()} must still
+ *       answer the second with {@link PoolClosedException} (WorkerPool.release: "blocked submitters ... wake up
+ *       with PoolClosedException ...: their tasks never run") and stop the purger and ticker.</li>
+ *   <li>{@code tune}: two submitters wait in a full pool of capacity 1, the first of them lost; {@code tune(3)}
+ *       must still serve the second (WorkerPool.tune: "Growing serves up to that many more blocked submitters,
+ *       those that have waited longest first").</li>
+ * </ul>
+ */
+final class PoolUnparkFailureProbe {
+    private static final long WAIT_MS = 5_000;
+
+    private PoolUnparkFailureProbe() {
+    }
+
+    public static void main(String[] args) {
+        String result;
+        try {
+            result = switch (args[0]) {
+                case "release" -> release();
+                case "tune" -> tune();
+                default -> "FAIL: unknown probe " + args[0];
+            };
+        } catch (Throwable t) {
+            result = "FAIL: the probe threw " + t;
+        }
+        System.out.println(result);
+        System.out.flush();
+        Runtime.getRuntime().halt(0); // threads left parked for ever must not keep the JVM alive
+    }
+
+    /** A scheduler for virtual threads that runs each continuation on a new platform thread until told to reject. */
+    static final class RejectingScheduler implements Executor {
+        volatile boolean reject;
+
+        @Override
+        public void execute(Runnable continuation) {
+            if (reject) {
+                throw new RejectedExecutionException("injected: the virtual thread's scheduler rejects it");
+            }
+            Thread carrier = new Thread(continuation, "carrier");
+            carrier.setDaemon(true);
+            carrier.start();
+        }
+    }
+
+    /** Starts {@code body} on a virtual thread scheduled by {@code scheduler} (JDK-internal builder). */
+    static Thread startVirtual(Executor scheduler, Runnable body) throws Exception {
+        Class<?> builder = Class.forName("java.lang.ThreadBuilders$VirtualThreadBuilder");
+        Constructor<?> withScheduler = builder.getDeclaredConstructor(Executor.class);
+        withScheduler.setAccessible(true);
+        Thread.Builder.OfVirtual virtual = (Thread.Builder.OfVirtual) withScheduler.newInstance(scheduler);
+        return virtual.name("lost-submitter").start(body);
+    }
+
+    static boolean until(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0L) {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        return true;
+    }
+
+    /** The pool with a busy worker and two blocked submitters, the first lost; what the second one got. */
+    private static final class Scenario {
+        final PoolCore core;
+        final CountDownLatch gate = new CountDownLatch(1);
+        final AtomicBoolean secondRan = new AtomicBoolean();
+        final AtomicReference<Object> secondOutcome = new AtomicReference<>();
+        final CountDownLatch secondReturned = new CountDownLatch(1);
+
+        Scenario(int capacity) throws Exception {
+            core = new PoolCore("unpark", capacity, PoolOptions.builder().expiryDuration(Duration.ofSeconds(10))
+                    .build(), task -> ((Runnable) task).run(), new SpinningWorkers());
+            CountDownLatch busy = new CountDownLatch(capacity);
+            for (int i = 0; i < capacity; i++) {
+                core.dispatch((Runnable) () -> {
+                    busy.countDown();
+                    try {
+                        gate.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, false, 0L);
+            }
+            if (!busy.await(WAIT_MS, TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("the workers did not start: " + core);
+            }
+            RejectingScheduler scheduler = new RejectingScheduler();
+            Thread lost = startVirtual(scheduler, () -> {
+                try {
+                    core.dispatch((Runnable) () -> { }, false, 0L);
+                } catch (Throwable ignored) {
+                    // lost: nobody looks
+                }
+            });
+            if (!until(() -> core.waiting() == 1 && lost.getState() == Thread.State.WAITING)) {
+                throw new IllegalStateException("the lost submitter did not block: " + core);
+            }
+            Thread second = new Thread(() -> {
+                try {
+                    secondOutcome.set(core.dispatch((Runnable) () -> secondRan.set(true), false, 0L));
+                } catch (Throwable t) {
+                    secondOutcome.set(t);
+                }
+                secondReturned.countDown();
+            }, "second-submitter");
+            second.setDaemon(true);
+            second.start();
+            if (!until(() -> core.waiting() == 2 && second.getState() == Thread.State.WAITING)) {
+                throw new IllegalStateException("the second submitter did not block: " + core);
+            }
+            scheduler.reject = true; // from now on, unparking the lost submitter throws
+        }
+    }
+
+    private static String release() throws Exception {
+        Scenario s = new Scenario(1);
+        Throwable releaseThrew = null;
+        try {
+            s.core.release();
+        } catch (Throwable t) {
+            releaseThrew = t;
+        }
+        boolean answered = s.secondReturned.await(WAIT_MS, TimeUnit.MILLISECONDS);
+        int background = s.core.backgroundThreads().size();
+        String state = s.core.toString();
+        s.gate.countDown(); // the busy task ends: its worker retires in the closed pool
+        boolean returnedLater = s.secondReturned.await(WAIT_MS, TimeUnit.MILLISECONDS);
+        boolean ok = answered && s.secondOutcome.get() instanceof PoolClosedException && !s.secondRan.get()
+                && background == 0;
+        return ok ? "OK" : "FAIL: release() (which threw " + releaseThrew + ") with the first waiter lost: the second"
+                + " waiter " + (answered ? "got " + s.secondOutcome.get()
+                : "was still blocked " + WAIT_MS + " ms later (" + state + ")")
+                + "; once the busy task ended it " + (returnedLater ? "got " + s.secondOutcome.get() : "was blocked")
+                + " and its task " + (s.secondRan.get() ? "RAN in the released pool" : "did not run")
+                + "; purger and ticker still running after release: " + background + " (" + s.core + ")";
+    }
+
+    private static String tune() throws Exception {
+        Scenario s = new Scenario(1);
+        Throwable tuneThrew = null;
+        try {
+            s.core.tune(3); // two more slots: one for each waiter
+        } catch (Throwable t) {
+            tuneThrew = t;
+        }
+        boolean served = s.secondReturned.await(WAIT_MS, TimeUnit.MILLISECONDS);
+        boolean ran = until(s.secondRan::get);
+        String state = s.core.toString();
+        s.gate.countDown();
+        return served && Boolean.TRUE.equals(s.secondOutcome.get()) && ran ? "OK"
+                : "FAIL: tune(3) (which threw " + tuneThrew + ") of a full pool of capacity 1 with two waiters, the"
+                + " first lost: the second waiter " + (served ? "got " + s.secondOutcome.get()
+                : "was still blocked " + WAIT_MS + " ms later") + ", its task ran: " + ran + " (" + state + ")";
+    }
+}

@@ -1,0 +1,65 @@
+package io.ants4j.pool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.primitives.SpinLock;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.agrona.concurrent.NanoClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A blocked submitter that the JDK cannot unpark (on JDK 21 an {@code OutOfMemoryError} can escape the unpark of a
+ * virtual thread; here its scheduler rejects it) is lost alone: the pool's other submitters are answered as its
+ * javadoc says. Each case runs {@link PoolUnparkFailureProbe} in a JVM of its own.
+ */
+@Timeout(120)
+class PoolUnparkFailureTest {
+
+    /**
+     * WorkerPool.release: "blocked submitters (those counted in waiting()) wake up with PoolClosedException (also
+     * when a reboot() follows before they wake: their tasks never run)". Also when waking an earlier one throws.
+     */
+    @Test
+    void releaseAnswersEveryOtherBlockedSubmitterWhenUnparkingOneThrows() throws Exception {
+        runProbe("release");
+    }
+
+    /**
+     * WorkerPool.tune: "Growing serves up to that many more blocked submitters, those that have waited longest
+     * first". Also when waking the longest waiter throws.
+     */
+    @Test
+    void growingServesTheNextBlockedSubmitterWhenUnparkingTheFirstThrows() throws Exception {
+        runProbe("tune");
+    }
+
+    private static void runProbe(String probe) throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, PoolUnparkFailureProbe.class)
+                .map(PoolUnparkFailureTest::location).distinct().collect(Collectors.joining(File.pathSeparator));
+        Process p = new ProcessBuilder(java, "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+                "-XX:ActiveProcessorCount=2", "-cp", classPath, PoolUnparkFailureProbe.class.getName(), probe)
+                .redirectErrorStream(true).start();
+        boolean ended = p.waitFor(90, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly();
+        }
+        assertTrue(ended, "the probe JVM did not end");
+        String out = new String(p.getInputStream().readAllBytes()).strip();
+        assertEquals("OK", out.lines().reduce((a, b) -> b).orElse(""), out);
+    }
+
+    private static String location(Class<?> c) {
+        try {
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
