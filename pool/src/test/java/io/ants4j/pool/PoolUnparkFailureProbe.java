@@ -21,6 +21,8 @@ import java.util.function.BooleanSupplier;
  *   <li>{@code release}: two submitters wait in a full pool, the first of them lost; {@code release()} must still
  *       answer the second with {@link PoolClosedException} (WorkerPool.release: "blocked submitters ... wake up
  *       with PoolClosedException ...: their tasks never run") and stop the purger and ticker.</li>
+ *   <li>{@code shutdown-now}: the same state; {@code shutdownNow()} must still interrupt the running task
+ *       (AbstractPoolExecutor.shutdownNow: "Releases the pool and interrupts the running tasks").</li>
  *   <li>{@code tune}: two submitters wait in a full pool of capacity 1, the first of them lost; {@code tune(3)}
  *       must still serve the second (WorkerPool.tune: "Growing serves up to that many more blocked submitters,
  *       those that have waited longest first").</li>
@@ -38,6 +40,7 @@ final class PoolUnparkFailureProbe {
             result = switch (args[0]) {
                 case "release" -> release();
                 case "tune" -> tune();
+                case "shutdown-now" -> shutdownNow();
                 default -> "FAIL: unknown probe " + args[0];
             };
         } catch (Throwable t) {
@@ -87,6 +90,7 @@ final class PoolUnparkFailureProbe {
     private static final class Scenario {
         final PoolCore core;
         final CountDownLatch gate = new CountDownLatch(1);
+        final CountDownLatch busyInterrupted = new CountDownLatch(1);
         final AtomicBoolean secondRan = new AtomicBoolean();
         final AtomicReference<Object> secondOutcome = new AtomicReference<>();
         final CountDownLatch secondReturned = new CountDownLatch(1);
@@ -101,7 +105,7 @@ final class PoolUnparkFailureProbe {
                     try {
                         gate.await();
                     } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
+                        busyInterrupted.countDown();
                     }
                 }, false, 0L);
             }
@@ -175,5 +179,23 @@ final class PoolUnparkFailureProbe {
                 : "FAIL: tune(3) (which threw " + tuneThrew + ") of a full pool of capacity 1 with two waiters, the"
                 + " first lost: the second waiter " + (served ? "got " + s.secondOutcome.get()
                 : "was still blocked " + WAIT_MS + " ms later") + ", its task ran: " + ran + " (" + state + ")";
+    }
+
+    private static String shutdownNow() throws Exception {
+        Scenario s = new Scenario(1);
+        Throwable threw = null;
+        try {
+            s.core.shutdownNow();
+        } catch (Throwable t) {
+            threw = t;
+        }
+        boolean interrupted = s.busyInterrupted.await(WAIT_MS, TimeUnit.MILLISECONDS);
+        boolean answered = s.secondReturned.await(WAIT_MS, TimeUnit.MILLISECONDS);
+        String state = s.core.toString();
+        s.gate.countDown();
+        return interrupted && answered && s.secondOutcome.get() instanceof PoolClosedException ? "OK"
+                : "FAIL: shutdownNow() (which threw " + threw + ") with the first of two waiters lost: the running"
+                + " task was interrupted: " + interrupted + "; the second waiter " + (answered ? "got "
+                + s.secondOutcome.get() : "was still blocked " + WAIT_MS + " ms later") + " (" + state + ")";
     }
 }

@@ -39,6 +39,15 @@ class PoolUnparkFailureTest {
         runProbe("tune");
     }
 
+    /**
+     * AbstractPoolExecutor.shutdownNow: "Releases the pool and interrupts the running tasks". Also when waking a
+     * blocked submitter, as the release rejects it, throws.
+     */
+    @Test
+    void shutdownNowInterruptsTheRunningTaskWhenUnparkingABlockedSubmitterThrows() throws Exception {
+        runProbe("shutdown-now");
+    }
+
     private static void runProbe(String probe) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, PoolUnparkFailureProbe.class)
