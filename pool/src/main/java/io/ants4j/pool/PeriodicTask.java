@@ -62,10 +62,10 @@ final class PeriodicTask implements Runnable {
         }
     }
 
-    /** Asks the thread to end; does not wait. */
+    /** Asks the thread to end; does not wait. Throws nothing (a thread the JDK cannot unpark: {@link LostThreads}). */
     void stop() {
         stopped = true;
-        LockSupport.unpark(thread);
+        LostThreads.unpark(thread);
     }
 
     /** The thread running the task, for the pool to join it once stopped. */

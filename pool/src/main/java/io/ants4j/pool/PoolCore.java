@@ -51,7 +51,8 @@ import org.agrona.concurrent.SystemNanoClock;
  *     would miss it, and one reading the lane before and the queue after (a multi-pool's sub-pools) would count
  *     it twice.</li>
  * <li><b>Submit</b> ({@link #dispatch}, ants' {@code retrieveWorker}): under the lock, if nobody waits, take
- *     the most recently idle worker; else, if {@code running < capacity}, count the new worker <em>under the
+ *     the most recently idle worker (from the queue, or the one withdrawing from the lane); else, if
+ *     {@code running < capacity}, count the new worker <em>under the
  *     lock</em> (so concurrent submitters can never start more than {@code capacity} workers: ants #374, fixed
  *     in #376) and start it after unlocking with the payload already in its slot; else reject
  *     ({@code nonblocking}, or {@code maxBlockingTasks} reached), or join the {@link Waiters} and park until
@@ -485,6 +486,9 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
                         }
                         return true;
                     }
+                    if (lane.tryHandWithdrawing(payload)) { // idle, on its way from the lane to the queue
+                        return true;
+                    }
                     int cap = capacity;
                     if (cap < 0 || running < cap) {
                         running++; // counted under the lock: running never exceeds capacity (ants #376)
@@ -493,9 +497,6 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
                         startWorker(payload);
                         return true;
                     }
-                }
-                if (first && lane.tryHandWithdrawing(payload)) { // idle, on its way from the lane to the queue
-                    return true;
                 }
                 if (first && lane.hasSpinner()) { // a worker began to spin after the fast path was tried:
                     // free, so neither a rejection nor a wait
@@ -1022,7 +1023,8 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             return false;
         }
         state = CLOSED;
-        for (Waiters.Waiter w; (w = nextWaiterLocked()) != null;) { // first: nothing here can fail
+        // first: nothing here can fail (a waiter the JDK cannot unpark is lost alone: LostThreads)
+        for (Waiters.Waiter w; (w = nextWaiterLocked()) != null;) {
             w.grantLocked(Waiters.CLOSED);
             w.wake();
         }

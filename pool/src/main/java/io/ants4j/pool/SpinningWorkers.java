@@ -257,12 +257,14 @@ final class SpinningWorkers {
     /**
      * Hands {@code payload} to the worker withdrawing from the lane: idle, on its way to its pool's idle queue,
      * it runs the payload instead ({@link #withdrawn}). Called by a submitter that holds its pool's lock and
-     * found no other free worker, so that a worker counted idle is not passed over.
+     * found no worker on the idle queue, before it starts a new one or waits, so that a worker counted idle is
+     * not passed over.
      *
      * @return false if no worker was withdrawing, or it reached its pool first
      */
     boolean tryHandWithdrawing(Object payload) {
-        return SLOT.compareAndSet(this, WITHDRAWING, payload == null ? NULL : payload);
+        return SLOT.getVolatile(this) == WITHDRAWING // a read first: most submitters find no worker withdrawing
+                && SLOT.compareAndSet(this, WITHDRAWING, payload == null ? NULL : payload);
     }
 
     /**

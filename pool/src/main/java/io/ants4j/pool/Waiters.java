@@ -2,7 +2,6 @@ package io.ants4j.pool;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The submitters blocked in one {@link PoolCore}, first come, first served: a FIFO list guarded by the pool's
@@ -74,9 +73,12 @@ final class Waiters {
             GRANT.setRelease(this, outcome);
         }
 
-        /** Unparks the waiter after its grant; a spurious unpark only makes it read its grant again. */
+        /**
+         * Unparks the waiter after its grant; a spurious unpark only makes it read its grant again. Throws nothing:
+         * a waiter the JDK cannot unpark is lost with its grant ({@link LostThreads}).
+         */
         void wake() {
-            LockSupport.unpark(thread);
+            LostThreads.unpark(thread);
         }
     }
 

@@ -184,9 +184,14 @@ final class Worker implements Runnable {
         LockSupport.unpark(thread);
     }
 
-    /** Tells this (removed, idle) worker to end (ants' {@code finish()}). */
+    /**
+     * Tells this (removed, idle) worker to end (ants' {@code finish()}). Throws nothing: the stop is in the slot
+     * before the unpark, and a thread the JDK cannot unpark is lost ({@link LostThreads}).
+     */
     void finish() {
-        hand(STOP);
+        if (SLOT.getAndSet(this, STOP) == PARKED) {
+            LostThreads.unpark(thread);
+        }
     }
 
     /** Interrupts the worker thread (for {@code shutdownNow}). */
