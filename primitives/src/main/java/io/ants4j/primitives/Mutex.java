@@ -87,7 +87,9 @@ public final class Mutex implements Lock {
      * hand-off makes it the owner, so it keeps the lock; a normal wake-up gave it WOKEN, which it
      * clears (waking the next waiter itself if the lock is free by then, since the unlock that saw
      * WOKEN woke nobody). A leaver that was the last waiter clears STARVING, so that no hand-off
-     * can go to nobody. unlock() clears LOCKED with a CAS on a word without STARVING, and takes the
+     * can go to nobody. A waiter whose unpark throws is a thread the JDK has lost: it never runs again, so the
+     * unlock that woke it takes back what it gave (WOKEN; in starvation mode it completes the hand-off in the
+     * lost thread's stead and unlocks again), and the others are woken as if it had left. unlock() clears LOCKED with a CAS on a word without STARVING, and takes the
      * Sema's lock first when STARVING is set, so no hand-off is ever in flight outside it.
      *
      * A node is allocated before the CAS that counts its thread in (and kept if that CAS fails),
@@ -502,9 +504,28 @@ public final class Mutex implements Lock {
             throw unlockOfUnlocked();
         }
         if (handedOff) {
-            WaitQueue.unparkAll(woken);
+            unparkHandedOff(woken);
         } else {
             unparkWoken(woken);
+        }
+    }
+
+    /**
+     * Unparks the waiter the lock was handed to. If that throws, the JDK has lost the thread (it will never run
+     * to take the lock): the hand-off is completed in its stead and the lock released again, handed on to the
+     * next waiter or freed, so that the lock is not lost with it; then the throwable propagates.
+     */
+    private void unparkHandedOff(WaitQueue.Waiter woken) {
+        try {
+            WaitQueue.unparkAll(woken);
+        } catch (Throwable lost) {
+            takeHandOff(true);
+            try {
+                unlock();
+            } catch (Throwable alsoLost) {
+                // the next waiter's unpark threw too: that unlock handed the lock on past it
+            }
+            throw lost;
         }
     }
 
