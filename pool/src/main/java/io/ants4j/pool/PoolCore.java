@@ -278,6 +278,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         linking.run(); // not admitted: the admission CAS fails and the run returns at once
         linking.revoke(); // nothing to take back: fails too
         linking.hand(Worker.STOP); // takes PARKED out: the unpark runs too, on no thread
+        new Worker(this, Worker.PARKED).finish(); // the same through the stop of an idle worker (LostThreads)
         new Waiters.Waiter(null).grantLocked(Waiters.WAITING);
         termination.broadcast();
     }
