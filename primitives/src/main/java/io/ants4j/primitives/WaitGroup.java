@@ -168,10 +168,11 @@ public final class WaitGroup {
                 throw new IllegalStateException(counter < 0L ? "negative WaitGroup counter" : "WaitGroup counter overflow");
             }
             if (previous == 0 && waiters != 0) {
-                release(); // the previous round ended and is not released yet; this add starts the next one
+                // the previous round ended and is not released yet; this add starts the next one
+                unparkOthers(releaseRound());
             } else if (STATE.compareAndSet(this, s, s + increment)) {
                 if (counter == 0L && waiters != 0) {
-                    release();
+                    WaitQueue.unparkAll(releaseRound());
                 }
                 return;
             }
@@ -390,26 +391,35 @@ public final class WaitGroup {
         } finally {
             q.lock.unlock();
         }
-        try {
-            WaitQueue.unparkAll(granted);
-        } catch (Throwable lost) {
-            // the JDK could not wake another waiter of the round (unparkAll woke the rest): that one is lost,
-            // and this waiter's wait succeeded all the same
-        }
+        unparkOthers(granted);
         return left;
     }
 
-    /** Releases the waiters of a round that has ended, unless another thread has already. */
-    private void release() {
+    /**
+     * Unparks the waiters of a round this thread released on another's behalf (a waiter leaving, or the add of the
+     * next round): throws nothing, since a waiter the JDK cannot wake concerns that waiter only, and
+     * {@link WaitQueue#unparkAll} has woken the rest.
+     */
+    private static void unparkOthers(WaitQueue.Waiter granted) {
+        try {
+            WaitQueue.unparkAll(granted);
+        } catch (Throwable lost) {
+            // that waiter is lost; this thread's own operation succeeded all the same
+        }
+    }
+
+    /**
+     * Releases the waiters of a round that has ended, unless another thread has already; returns them, granted, for
+     * {@link WaitQueue#unparkAll}.
+     */
+    private WaitQueue.Waiter releaseRound() {
         WaitQueue q = (WaitQueue) QUEUE.getAcquire(this);
-        WaitQueue.Waiter granted;
         q.lock.lock();
         try {
-            granted = releaseLocked(q);
+            return releaseLocked(q);
         } finally {
             q.lock.unlock();
         }
-        WaitQueue.unparkAll(granted);
     }
 
     /**
