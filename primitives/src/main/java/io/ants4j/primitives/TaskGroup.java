@@ -192,17 +192,13 @@ public final class TaskGroup<T> implements AutoCloseable {
      * Runs, inline on a throwaway group, a task that submits another, then cancels the group: every path of a
      * member's run, call and return, nested or not, and of a cancellation. The first run of each
      * {@code VarHandle} call site in the JVM links it, which allocates: were a member's claim the first, on an
-     * exhausted heap, its run would end before it could count the task down. The initializing thread keeps no
-     * record of it: a record left there would pin the library's class loader for as long as the thread lives.
+     * exhausted heap, its run would end before it could count the task down. The initializing thread's record of
+     * the task it calls is a JDK array, empty again afterwards, so it pins nothing of the library.
      */
     private static void linkStateChanges() {
-        try {
-            TaskGroup<Object> group = new TaskGroup<>(-1, Runnable::run);
-            group.go(() -> group.go(() -> null));
-            group.cancel();
-        } finally {
-            TaskMember.forgetCalling();
-        }
+        TaskGroup<Object> group = new TaskGroup<>(-1, Runnable::run);
+        group.go(() -> group.go(() -> null));
+        group.cancel();
     }
 
     /**
@@ -317,6 +313,7 @@ public final class TaskGroup<T> implements AutoCloseable {
      */
     public Optional<Future<T>> tryGo(Callable<? extends T> task) {
         TaskMember<T> member = new TaskMember<>(this, Objects.requireNonNull(task, "task"));
+        Optional<Future<T>> started = Optional.of(member.future); // before the entry: may run out of memory
         int entry;
         lock.lock();
         try {
@@ -327,7 +324,12 @@ public final class TaskGroup<T> implements AutoCloseable {
         if (entry == FULL) {
             return Optional.empty();
         }
-        return Optional.of(entry == LET_IN ? start(member) : member.cancelled());
+        if (entry == LET_IN) {
+            start(member);
+        } else {
+            member.cancelled();
+        }
+        return started;
     }
 
     /**

@@ -110,8 +110,12 @@ final class TaskMember<T> implements Runnable, Callable<T> {
         }
     }
 
-    /** Per thread: the member whose task the thread is calling, the innermost if several are nested. */
-    private static final ThreadLocal<Calling> CALLING = ThreadLocal.withInitial(Calling::new);
+    /**
+     * Per thread, in element 0: the member whose task the thread is calling, the innermost if several are nested;
+     * null if none. An {@code Object[]}, a class of the JDK, so that a thread that ran a task keeps no object of
+     * the library (which would pin its class loader as long as the thread lives) once the task returned.
+     */
+    private static final ThreadLocal<Object[]> CALLING = new ThreadLocal<>();
 
     final TaskGroup<T> group;
     final Callable<? extends T> task;
@@ -183,14 +187,14 @@ final class TaskMember<T> implements Runnable, Callable<T> {
     /** Called by {@link FutureTask#run} unless the {@code Future} was cancelled before. */
     @Override
     public T call() throws Exception {
-        Calling calling = null;
+        Object[] calling = null;
         TaskMember<?> enclosing = null;
         int enclosingInterruptedBefore = 0;
         boolean interruptedBefore = false;
         boolean called = false;
         try {
             calling = calling();
-            enclosing = calling == null ? null : calling.member;
+            enclosing = calling == null ? null : (TaskMember<?>) calling[0];
             if (enclosing != null) { // read before the interrupt status: see returned
                 enclosingInterruptedBefore = enclosing.cancellationInterrupts(false);
                 outer = enclosing;
@@ -200,7 +204,7 @@ final class TaskMember<T> implements Runnable, Callable<T> {
             runner = self;
             TASK_STATE.setVolatile(this, CALLED);
             if (calling != null) {
-                calling.member = this;
+                calling[0] = this;
             }
             called = true;
             if (future.isCancelled()) {
@@ -215,7 +219,7 @@ final class TaskMember<T> implements Runnable, Callable<T> {
         } finally {
             if (called) {
                 if (calling != null) {
-                    calling.member = enclosing;
+                    calling[0] = enclosing;
                 }
                 returned(enclosing, interruptedBefore, enclosingInterruptedBefore);
             }
@@ -226,9 +230,14 @@ final class TaskMember<T> implements Runnable, Callable<T> {
      * This thread's record of the task it calls; null if there is no memory for it (only a thread's first task
      * allocates it): the task then runs, but a task run nested in it cannot tell its interrupts from its own.
      */
-    private static Calling calling() {
+    private static Object[] calling() {
         try {
-            return CALLING.get();
+            Object[] record = CALLING.get();
+            if (record == null) {
+                record = new Object[1];
+                CALLING.set(record);
+            }
+            return record;
         } catch (OutOfMemoryError noMemory) {
             return null;
         }
@@ -329,20 +338,6 @@ final class TaskMember<T> implements Runnable, Callable<T> {
             throw new InterruptedException();
         }
         return outcome == COMPLETED;
-    }
-
-    /**
-     * Removes the current thread's record. For {@code TaskGroup}'s class initialization only, whose throwaway
-     * members run inline on the initializing thread, which is nobody's executor thread.
-     */
-    static void forgetCalling() {
-        CALLING.remove();
-    }
-
-    /** What a thread is calling; see {@link #CALLING}. */
-    private static final class Calling {
-        /** The member whose task the thread is calling, the innermost if several are nested; null if none. */
-        TaskMember<?> member;
     }
 
     /**
