@@ -371,7 +371,8 @@ final class TaskMember<T> implements Runnable, Callable<T> {
         /** Wakes the threads waiting in {@code get}; one the JDK cannot unpark is lost alone. */
         @Override
         protected void done() {
-            WaitQueue q = (WaitQueue) GETTERS.getAcquire(TaskMember.this);
+            // volatile, not acquire: with the getter's publishing CAS and its read of the state, a Dekker pair
+            WaitQueue q = (WaitQueue) GETTERS.getVolatile(TaskMember.this);
             if (q == null) {
                 return;
             }
