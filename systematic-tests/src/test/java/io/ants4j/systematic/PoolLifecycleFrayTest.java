@@ -4,6 +4,7 @@ import static io.ants4j.systematic.FrayThreads.TIMEOUT_SECONDS;
 import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.until;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,8 +14,10 @@ import io.ants4j.pool.LoadBalancing;
 import io.ants4j.pool.MultiPool;
 import io.ants4j.pool.Pool;
 import io.ants4j.pool.PoolClosedException;
+import io.ants4j.pool.PoolOptions;
 import io.ants4j.pool.PoolStatisticsProbe;
 import io.ants4j.pool.WorkerPool;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -188,7 +191,37 @@ class PoolLifecycleFrayTest {
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void shutdownNowInterruptsEveryTaskItAccepted() throws Exception {
-        Pool pool = Pool.newPool(3, PoolTasks.options());
+        shutdownNowInterruptsEveryTaskItAcceptedScenario(PoolTasks.options());
+    }
+
+    /**
+     * The same when interrupting a worker's thread throws (CHANGELOG, Fixed: {@code shutdownNow()} "interrupts every
+     * running task even when one Thread.interrupt() throws"; its javadoc: "An interrupt that throws ... does not stop
+     * the others: it is logged at ERROR with the pool's logger, and this call returns normally"): every worker
+     * thread's {@code interrupt()}, called by another thread, sets the status and then throws
+     * ({@link InterruptThrows#DAEMONS_THROWING_FOR_OTHERS}). Invariants as above, and {@code shutdownNow()} returns
+     * normally, having logged at {@code ERROR} what the interrupts threw (t0's at least), and nothing else.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void shutdownNowInterruptsEveryTaskItAcceptedAlsoWhenInterruptsThrow() throws Exception {
+        shutdownNowWithThrowingInterrupts(InterruptThrows.DAEMONS_THROWING_FOR_OTHERS);
+    }
+
+    private static void shutdownNowWithThrowingInterrupts(java.util.concurrent.ThreadFactory workers) throws Exception {
+        ErrorLogger logger = new ErrorLogger();
+        shutdownNowInterruptsEveryTaskItAcceptedScenario(PoolOptions.builder().threadFactory(workers)
+                .logger(logger).disablePurge(true).build());
+        List<Throwable> errors = logger.errors();
+        assertFalse(errors.isEmpty(), "shutdownNow() logged no interrupt that threw");
+        for (Throwable e : errors) {
+            assertEquals(InterruptThrows.INJECTED, e == null ? null : e.getMessage(), () -> "logged at ERROR: " + errors);
+        }
+    }
+
+    private static void shutdownNowInterruptsEveryTaskItAcceptedScenario(PoolOptions options) throws Exception {
+        Pool pool = Pool.newPool(3, options);
         Set<String> accepted = ConcurrentHashMap.newKeySet();
         Set<String> started = ConcurrentHashMap.newKeySet();
         Set<String> interrupted = ConcurrentHashMap.newKeySet();
@@ -199,7 +232,7 @@ class PoolLifecycleFrayTest {
         until("t0 runs and q ran", () -> started.contains("t0") && qDone.get());
         Thread s1 = start("s1", () -> submit(pool, "s1", accepted, started, interrupted));
         Thread s2 = start("s2", () -> submit(pool, "s2", accepted, started, interrupted));
-        Thread stopper = start("stopper", pool::shutdownNow);
+        Thread stopper = start("stopper", () -> assertDoesNotThrow(pool::shutdownNow, "shutdownNow() threw"));
         join(s1, s2, stopper);
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS),
                 () -> "a task of the pool escaped shutdownNow's interrupt: " + pool + ", interrupted " + interrupted
