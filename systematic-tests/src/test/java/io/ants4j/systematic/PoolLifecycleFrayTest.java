@@ -7,6 +7,7 @@ import static io.ants4j.systematic.FrayThreads.until;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,9 +18,12 @@ import io.ants4j.pool.PoolClosedException;
 import io.ants4j.pool.PoolOptions;
 import io.ants4j.pool.PoolStatisticsProbe;
 import io.ants4j.pool.WorkerPool;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -435,6 +439,86 @@ class PoolLifecycleFrayTest {
         join(closer);
         assertEquals(1, t0Interrupts.get(), "close() interrupted the running task more than once");
         assertTrue(pool.isTerminated(), pool::toString);
+    }
+
+    /**
+     * A logger that waits for the pool from inside its {@code shutdownNow()} is refused, and nothing else is
+     * ({@code WorkerPool}: {@code awaitTermination} and {@code releaseTimeout} throw {@link IllegalStateException}
+     * "if called from inside a shutdownNow of this pool on the same thread"; {@code shutdownNow()}'s javadoc: a
+     * logger that calls {@code close()}, {@code awaitTermination} or {@code releaseTimeout} on this pool from there
+     * gets it, and the call returns normally). On a pool of two whose workers' {@code interrupt()} throws
+     * ({@link InterruptThrows}), t0 and t1 wait for an interrupt; a stopper calls {@code shutdownNow()}, whose
+     * logger, at the first interrupt that threw, calls {@code awaitTermination}, {@code releaseTimeout} and
+     * {@code close()} on the pool; meanwhile, at any point (before the stopper, while its logger runs, after), one
+     * thread calls {@code awaitTermination} and another {@code releaseTimeout} (whose release may close the pool
+     * first). Invariants: each of the logger's three calls throws {@code IllegalStateException}; shutdownNow
+     * returns normally and both tasks are interrupted; the other threads' calls are not refused: they wait and
+     * return (true, normally); so are the stopper's own {@code awaitTermination} and {@code close()} once its
+     * {@code shutdownNow()} has returned; then every thread the factory made has ended.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aLoggerWaitingForThePoolInsideShutdownNowIsRefusedAndNothingElseIs() throws Exception {
+        AtomicReference<Pool> poolOfLogger = new AtomicReference<>();
+        Map<String, Object> fromLogger = new ConcurrentHashMap<>(); // each call: what it threw, or returned
+        CountDownLatch loggerWaited = new CountDownLatch(1);
+        ErrorLogger logger = new ErrorLogger(() -> {
+            Pool p = poolOfLogger.get();
+            fromLogger.put("awaitTermination", outcome(() -> p.awaitTermination(100, TimeUnit.MILLISECONDS)));
+            fromLogger.put("releaseTimeout", outcome(() -> {
+                p.releaseTimeout(Duration.ofMillis(100));
+                return "returned";
+            }));
+            loggerWaited.countDown(); // before close(): refused or not, the two timed calls have returned
+            fromLogger.put("close", outcome(() -> {
+                p.close();
+                return "returned";
+            }));
+        });
+        List<Thread> made = new CopyOnWriteArrayList<>();
+        Pool pool = Pool.newPool(2, PoolOptions.builder().logger(logger).disablePurge(true).threadFactory(r -> {
+            Thread t = InterruptThrows.DAEMONS_THROWING_FOR_OTHERS.newThread(r);
+            made.add(t);
+            return t;
+        }).build());
+        poolOfLogger.set(pool);
+        Set<String> started = ConcurrentHashMap.newKeySet();
+        Set<String> interrupted = ConcurrentHashMap.newKeySet();
+        pool.execute(waitsForAnInterrupt("t0", started, interrupted));
+        pool.execute(waitsForAnInterrupt("t1", started, interrupted));
+        until("t0 and t1 run", () -> started.size() == 2);
+        Thread stopper = start("stopper", () -> {
+            assertDoesNotThrow(pool::shutdownNow, "shutdownNow() threw");
+            assertTrue(assertDoesNotThrow(() -> pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                    "awaitTermination after shutdownNow() returned, on its thread"), pool::toString);
+            assertDoesNotThrow(pool::close, "close() after shutdownNow() returned, on its thread");
+        });
+        Thread awaiter = start("awaiter", () -> assertTrue(assertDoesNotThrow(
+                () -> pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), "awaitTermination on another thread"),
+                pool::toString));
+        Thread releaser = start("releaser", () -> assertDoesNotThrow(
+                () -> pool.releaseTimeout(Duration.ofSeconds(TIMEOUT_SECONDS)), "releaseTimeout on another thread"));
+        assertTrue(loggerWaited.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the logger was not called: " + pool);
+        assertInstanceOf(IllegalStateException.class, fromLogger.get("awaitTermination"),
+                "awaitTermination from the logger inside shutdownNow()");
+        assertInstanceOf(IllegalStateException.class, fromLogger.get("releaseTimeout"),
+                "releaseTimeout from the logger inside shutdownNow()");
+        join(stopper, awaiter, releaser);
+        assertInstanceOf(IllegalStateException.class, fromLogger.get("close"), "close() from the logger inside shutdownNow()");
+        assertEquals(Set.of("t0", "t1"), interrupted, "the tasks shutdownNow() interrupted");
+        for (Thread t : made) {
+            assertFalse(t.isAlive(), () -> t.getName() + " is alive after the pool terminated: " + pool);
+        }
+    }
+
+    /** What {@code call} returned, or the throwable it threw. */
+    private static Object outcome(java.util.concurrent.Callable<?> call) {
+        try {
+            return call.call();
+        } catch (Throwable t) {
+            return t;
+        }
     }
 
     /** Counts the calling task as started and waits until the other has started too. */
