@@ -521,6 +521,56 @@ class PoolLifecycleFrayTest {
         }
     }
 
+    /**
+     * {@code releaseTimeout} leaves no thread of the pool alive ({@code WorkerPool}: it "waits until every worker
+     * thread and the pool's background threads ... have ended"; README: "afterwards no thread of the pool is
+     * alive"), and an interrupt while it waits is not lost (it declares no {@code InterruptedException}). On a
+     * pool of two, t0 holds its worker and q has run (its worker idle, or in the fast lane); a releaser calls
+     * {@code releaseTimeout} while one thread lets t0 end and another interrupts the releaser, in any order.
+     * Invariants: {@code releaseTimeout} returns normally; then the pool has terminated and every thread the
+     * factory made has ended; once the interrupt was sent, the releaser's interrupt status is set.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void releaseTimeoutLeavesNoThreadOfThePoolAlive() throws Exception {
+        List<Thread> made = new CopyOnWriteArrayList<>();
+        Pool pool = Pool.newPool(2, PoolOptions.builder().disablePurge(true).threadFactory(r -> {
+            Thread t = PoolTasks.PLATFORM_WORKERS.newThread(r);
+            made.add(t);
+            return t;
+        }).build());
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        AtomicBoolean t0Started = new AtomicBoolean();
+        AtomicBoolean qDone = new AtomicBoolean();
+        pool.execute(() -> {
+            t0Started.set(true);
+            try {
+                assertTrue(t0Ends.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "t0 never released");
+            } catch (InterruptedException e) {
+                throw new AssertionError("t0 interrupted", e);
+            }
+        });
+        pool.execute(() -> qDone.set(true));
+        until("t0 runs and q ran", () -> t0Started.get() && qDone.get());
+        AtomicBoolean interruptSent = new AtomicBoolean();
+        Thread releaser = start("releaser", () -> {
+            pool.releaseTimeout(Duration.ofSeconds(TIMEOUT_SECONDS));
+            for (Thread t : made) {
+                assertFalse(t.isAlive(), () -> t.getName() + " is alive after releaseTimeout returned: " + pool);
+            }
+            assertTrue(pool.isTerminated(), pool::toString);
+            until("the interrupt is sent", interruptSent::get);
+            assertTrue(Thread.interrupted(), "releaseTimeout lost the interrupt");
+        });
+        Thread ender = start("ender", t0Ends::countDown);
+        Thread interrupter = start("interrupter", () -> {
+            releaser.interrupt();
+            interruptSent.set(true);
+        });
+        join(releaser, ender, interrupter);
+    }
+
     /** Counts the calling task as started and waits until the other has started too. */
     private static void started(CountDownLatch both) {
         both.countDown();
