@@ -213,6 +213,19 @@ class PoolLifecycleFrayTest {
         shutdownNowWithThrowingInterrupts(InterruptThrows.DAEMONS_THROWING_FOR_OTHERS);
     }
 
+    /**
+     * The same with a worker's interrupt of itself throwing too, as it does when the thread's {@code interrupt()}
+     * throws whoever calls it ({@link InterruptThrows#DAEMONS}): a task handed over as {@code shutdownNow()} closes
+     * the pool "starts interrupted" (its javadoc), by its worker's interrupt of itself, and still runs, once (the
+     * worker's {@code runPayload} "never throws").
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTaskHandedOverAsShutdownNowClosesRunsAlsoWhenItsWorkersInterruptThrows() throws Exception {
+        shutdownNowWithThrowingInterrupts(InterruptThrows.DAEMONS);
+    }
+
     private static void shutdownNowWithThrowingInterrupts(java.util.concurrent.ThreadFactory workers) throws Exception {
         ErrorLogger logger = new ErrorLogger();
         shutdownNowInterruptsEveryTaskItAcceptedScenario(PoolOptions.builder().threadFactory(workers)
