@@ -228,8 +228,14 @@ class PoolLifecycleFrayTest {
 
     private static void shutdownNowWithThrowingInterrupts(java.util.concurrent.ThreadFactory workers) throws Exception {
         ErrorLogger logger = new ErrorLogger();
-        shutdownNowInterruptsEveryTaskItAcceptedScenario(PoolOptions.builder().threadFactory(workers)
-                .logger(logger).disablePurge(true).build());
+        List<Throwable> killedAWorker = new CopyOnWriteArrayList<>();
+        shutdownNowInterruptsEveryTaskItAcceptedScenario(PoolOptions.builder().threadFactory(r -> {
+            Thread t = workers.newThread(r);
+            // kept here, so that a worker dying of it fails the schedule on the test thread, which then ends it
+            t.setUncaughtExceptionHandler((dead, e) -> killedAWorker.add(e));
+            return t;
+        }).logger(logger).disablePurge(true).build());
+        assertEquals(List.of(), killedAWorker, "what a worker thread died of");
         List<Throwable> errors = logger.errors();
         assertFalse(errors.isEmpty(), "shutdownNow() logged no interrupt that threw");
         for (Throwable e : errors) {
