@@ -641,6 +641,79 @@ class PoolFrayTest {
     }
 
     /**
+     * A factory whose thread's own {@code start()} starts it and then throws ({@code PoolOptions.Builder
+     * .threadFactory}: "the worker never runs in a thread so returned, unless it had begun to run there before
+     * Thread.start() threw, which makes that thread the worker's and the submission succeed"): s submits to an
+     * empty pool of one worker; in the thread's {@code start()} the worker's admission in the started thread races
+     * the pool's revoke after the throw. Invariant: the submission succeeds exactly when the worker began in that
+     * thread, and its task then runs once, in that thread; otherwise {@code execute} throws
+     * {@link RejectedExecutionException} (the cause: what {@code start()} threw), the task never runs, the thread
+     * ends, and the slot is given back (no worker counted; the next submission, whose thread starts normally,
+     * gets a worker on the pool of one). The released pool terminates.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aWorkerThatBeganInTheThreadWhoseStartThrewMakesTheSubmissionSucceed() throws Exception {
+        AtomicBoolean startThrows = new AtomicBoolean(true);
+        List<Thread> made = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Pool pool = Pool.newPool(1, PoolOptions.builder().disablePurge(true).threadFactory(r -> {
+            Thread t = startThrows.get() ? new StartsThenThrows(r) : PoolTasks.PLATFORM_WORKERS.newThread(r);
+            made.add(t);
+            return t;
+        }).build());
+        AtomicInteger sRuns = new AtomicInteger();
+        AtomicReference<Thread> sRanIn = new AtomicReference<>();
+        AtomicReference<RejectedExecutionException> refused = new AtomicReference<>();
+        Thread s = start("s", () -> {
+            try {
+                pool.execute(() -> {
+                    sRanIn.set(Thread.currentThread());
+                    sRuns.incrementAndGet();
+                });
+            } catch (RejectedExecutionException e) {
+                refused.set(e);
+            }
+        });
+        join(s);
+        Thread first = made.get(0);
+        if (refused.get() == null) {
+            until("s's task runs", () -> sRuns.get() > 0);
+            assertSame(first, sRanIn.get(), "s's task ran in another thread than the one whose start() threw");
+        } else {
+            assertInstanceOf(IllegalThreadStateException.class, refused.get().getCause(), "s's rejection");
+            until("the refused worker's thread ends, or runs s's task", () -> !first.isAlive() || sRuns.get() > 0);
+            assertEquals(0, sRuns.get(), "the task of a refused submission ran, in the thread whose start() threw");
+            assertEquals(0, pool.running(), () -> "the refused worker's slot was not given back: " + pool);
+        }
+        startThrows.set(false);
+        AtomicBoolean nextRan = new AtomicBoolean();
+        assertTrue(pool.tryExecute(() -> nextRan.set(true), Duration.ofSeconds(TIMEOUT_SECONDS)),
+                () -> "the next submission found no worker on the pool of one: " + pool);
+        until("the next task runs", nextRan::get);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertEquals(refused.get() == null ? 1 : 0, sRuns.get(), "how often s's task ran");
+        for (Thread t : made) {
+            assertTrue(!t.isAlive(), () -> t + " is alive after the pool terminated");
+        }
+    }
+
+    /** A thread whose {@code start()} starts it and then throws, as if the start had failed. */
+    private static final class StartsThenThrows extends Thread {
+        StartsThenThrows(Runnable task) {
+            super(task);
+            setDaemon(true);
+        }
+
+        @Override
+        public void start() {
+            super.start();
+            throw new IllegalThreadStateException("injected: start() started the thread, then threw");
+        }
+    }
+
+    /**
      * {@link LoadBalancing#LEAST_TASKS} picks "the sub-pool with the fewest running workers at the moment of
      * submission (the first one on a tie)": on a {@link MultiPool} of two sub-pools of one worker, t0 goes to
      * sub-pool 0 (a tie) and holds its worker; x, submitted from another thread while t0 runs, goes to sub-pool 1

@@ -4,8 +4,10 @@ import static io.ants4j.systematic.FrayThreads.TIMEOUT_SECONDS;
 import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.until;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,10 +15,15 @@ import io.ants4j.pool.LoadBalancing;
 import io.ants4j.pool.MultiPool;
 import io.ants4j.pool.Pool;
 import io.ants4j.pool.PoolClosedException;
+import io.ants4j.pool.PoolOptions;
 import io.ants4j.pool.PoolStatisticsProbe;
 import io.ants4j.pool.WorkerPool;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -188,7 +195,56 @@ class PoolLifecycleFrayTest {
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void shutdownNowInterruptsEveryTaskItAccepted() throws Exception {
-        Pool pool = Pool.newPool(3, PoolTasks.options());
+        shutdownNowInterruptsEveryTaskItAcceptedScenario(PoolTasks.options());
+    }
+
+    /**
+     * The same when interrupting a worker's thread throws (CHANGELOG, Fixed: {@code shutdownNow()} "interrupts every
+     * running task even when one Thread.interrupt() throws"; its javadoc: "An interrupt that throws ... does not stop
+     * the others: it is logged at ERROR with the pool's logger, and this call returns normally"): every worker
+     * thread's {@code interrupt()}, called by another thread, sets the status and then throws
+     * ({@link InterruptThrows#DAEMONS_THROWING_FOR_OTHERS}). Invariants as above, and {@code shutdownNow()} returns
+     * normally, having logged at {@code ERROR} what the interrupts threw (t0's at least), and nothing else.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void shutdownNowInterruptsEveryTaskItAcceptedAlsoWhenInterruptsThrow() throws Exception {
+        shutdownNowWithThrowingInterrupts(InterruptThrows.DAEMONS_THROWING_FOR_OTHERS);
+    }
+
+    /**
+     * The same with a worker's interrupt of itself throwing too, as it does when the thread's {@code interrupt()}
+     * throws whoever calls it ({@link InterruptThrows#DAEMONS}): a task handed over as {@code shutdownNow()} closes
+     * the pool "starts interrupted" (its javadoc), by its worker's interrupt of itself, and still runs, once (the
+     * worker's {@code runPayload} "never throws").
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTaskHandedOverAsShutdownNowClosesRunsAlsoWhenItsWorkersInterruptThrows() throws Exception {
+        shutdownNowWithThrowingInterrupts(InterruptThrows.DAEMONS);
+    }
+
+    private static void shutdownNowWithThrowingInterrupts(java.util.concurrent.ThreadFactory workers) throws Exception {
+        ErrorLogger logger = new ErrorLogger();
+        List<Throwable> killedAWorker = new CopyOnWriteArrayList<>();
+        shutdownNowInterruptsEveryTaskItAcceptedScenario(PoolOptions.builder().threadFactory(r -> {
+            Thread t = workers.newThread(r);
+            // kept here, so that a worker dying of it fails the schedule on the test thread, which then ends it
+            t.setUncaughtExceptionHandler((dead, e) -> killedAWorker.add(e));
+            return t;
+        }).logger(logger).disablePurge(true).build());
+        assertEquals(List.of(), killedAWorker, "what a worker thread died of");
+        List<Throwable> errors = logger.errors();
+        assertFalse(errors.isEmpty(), "shutdownNow() logged no interrupt that threw");
+        for (Throwable e : errors) {
+            assertEquals(InterruptThrows.INJECTED, e == null ? null : e.getMessage(), () -> "logged at ERROR: " + errors);
+        }
+    }
+
+    private static void shutdownNowInterruptsEveryTaskItAcceptedScenario(PoolOptions options) throws Exception {
+        Pool pool = Pool.newPool(3, options);
         Set<String> accepted = ConcurrentHashMap.newKeySet();
         Set<String> started = ConcurrentHashMap.newKeySet();
         Set<String> interrupted = ConcurrentHashMap.newKeySet();
@@ -199,7 +255,7 @@ class PoolLifecycleFrayTest {
         until("t0 runs and q ran", () -> started.contains("t0") && qDone.get());
         Thread s1 = start("s1", () -> submit(pool, "s1", accepted, started, interrupted));
         Thread s2 = start("s2", () -> submit(pool, "s2", accepted, started, interrupted));
-        Thread stopper = start("stopper", pool::shutdownNow);
+        Thread stopper = start("stopper", () -> assertDoesNotThrow(pool::shutdownNow, "shutdownNow() threw"));
         join(s1, s2, stopper);
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS),
                 () -> "a task of the pool escaped shutdownNow's interrupt: " + pool + ", interrupted " + interrupted
@@ -402,6 +458,136 @@ class PoolLifecycleFrayTest {
         join(closer);
         assertEquals(1, t0Interrupts.get(), "close() interrupted the running task more than once");
         assertTrue(pool.isTerminated(), pool::toString);
+    }
+
+    /**
+     * A logger that waits for the pool from inside its {@code shutdownNow()} is refused, and nothing else is
+     * ({@code WorkerPool}: {@code awaitTermination} and {@code releaseTimeout} throw {@link IllegalStateException}
+     * "if called from inside a shutdownNow of this pool on the same thread"; {@code shutdownNow()}'s javadoc: a
+     * logger that calls {@code close()}, {@code awaitTermination} or {@code releaseTimeout} on this pool from there
+     * gets it, and the call returns normally). On a pool of two whose workers' {@code interrupt()} throws
+     * ({@link InterruptThrows}), t0 and t1 wait for an interrupt; a stopper calls {@code shutdownNow()}, whose
+     * logger, at the first interrupt that threw, calls {@code awaitTermination}, {@code releaseTimeout} and
+     * {@code close()} on the pool; meanwhile, at any point (before the stopper, while its logger runs, after), one
+     * thread calls {@code awaitTermination} and another {@code releaseTimeout} (whose release may close the pool
+     * first). Invariants: each of the logger's three calls throws {@code IllegalStateException}; shutdownNow
+     * returns normally and both tasks are interrupted; the other threads' calls are not refused: they wait and
+     * return (true, normally); so are the stopper's own {@code awaitTermination} and {@code close()} once its
+     * {@code shutdownNow()} has returned; then every thread the factory made has ended.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aLoggerWaitingForThePoolInsideShutdownNowIsRefusedAndNothingElseIs() throws Exception {
+        AtomicReference<Pool> poolOfLogger = new AtomicReference<>();
+        Map<String, Object> fromLogger = new ConcurrentHashMap<>(); // each call: what it threw, or returned
+        CountDownLatch loggerWaited = new CountDownLatch(1);
+        ErrorLogger logger = new ErrorLogger(() -> {
+            Pool p = poolOfLogger.get();
+            fromLogger.put("awaitTermination", outcome(() -> p.awaitTermination(100, TimeUnit.MILLISECONDS)));
+            fromLogger.put("releaseTimeout", outcome(() -> {
+                p.releaseTimeout(Duration.ofMillis(100));
+                return "returned";
+            }));
+            loggerWaited.countDown(); // before close(): refused or not, the two timed calls have returned
+            fromLogger.put("close", outcome(() -> {
+                p.close();
+                return "returned";
+            }));
+        });
+        List<Thread> made = new CopyOnWriteArrayList<>();
+        Pool pool = Pool.newPool(2, PoolOptions.builder().logger(logger).disablePurge(true).threadFactory(r -> {
+            Thread t = InterruptThrows.DAEMONS_THROWING_FOR_OTHERS.newThread(r);
+            made.add(t);
+            return t;
+        }).build());
+        poolOfLogger.set(pool);
+        Set<String> started = ConcurrentHashMap.newKeySet();
+        Set<String> interrupted = ConcurrentHashMap.newKeySet();
+        pool.execute(waitsForAnInterrupt("t0", started, interrupted));
+        pool.execute(waitsForAnInterrupt("t1", started, interrupted));
+        until("t0 and t1 run", () -> started.size() == 2);
+        Thread stopper = start("stopper", () -> {
+            assertDoesNotThrow(pool::shutdownNow, "shutdownNow() threw");
+            assertTrue(assertDoesNotThrow(() -> pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                    "awaitTermination after shutdownNow() returned, on its thread"), pool::toString);
+            assertDoesNotThrow(pool::close, "close() after shutdownNow() returned, on its thread");
+        });
+        Thread awaiter = start("awaiter", () -> assertTrue(assertDoesNotThrow(
+                () -> pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), "awaitTermination on another thread"),
+                pool::toString));
+        Thread releaser = start("releaser", () -> assertDoesNotThrow(
+                () -> pool.releaseTimeout(Duration.ofSeconds(TIMEOUT_SECONDS)), "releaseTimeout on another thread"));
+        assertTrue(loggerWaited.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "the logger was not called: " + pool);
+        assertInstanceOf(IllegalStateException.class, fromLogger.get("awaitTermination"),
+                "awaitTermination from the logger inside shutdownNow()");
+        assertInstanceOf(IllegalStateException.class, fromLogger.get("releaseTimeout"),
+                "releaseTimeout from the logger inside shutdownNow()");
+        join(stopper, awaiter, releaser);
+        assertInstanceOf(IllegalStateException.class, fromLogger.get("close"), "close() from the logger inside shutdownNow()");
+        assertEquals(Set.of("t0", "t1"), interrupted, "the tasks shutdownNow() interrupted");
+        for (Thread t : made) {
+            assertFalse(t.isAlive(), () -> t.getName() + " is alive after the pool terminated: " + pool);
+        }
+    }
+
+    /** What {@code call} returned, or the throwable it threw. */
+    private static Object outcome(java.util.concurrent.Callable<?> call) {
+        try {
+            return call.call();
+        } catch (Throwable t) {
+            return t;
+        }
+    }
+
+    /**
+     * {@code releaseTimeout} leaves no thread of the pool alive ({@code WorkerPool}: it "waits until every worker
+     * thread and the pool's background threads ... have ended"; README: "afterwards no thread of the pool is
+     * alive"), and an interrupt while it waits is not lost (it declares no {@code InterruptedException}). On a
+     * pool of two, t0 holds its worker and q has run (its worker idle, or in the fast lane); a releaser calls
+     * {@code releaseTimeout} while one thread lets t0 end and another interrupts the releaser, in any order.
+     * Invariants: {@code releaseTimeout} returns normally; then the pool has terminated and every thread the
+     * factory made has ended; once the interrupt was sent, the releaser's interrupt status is set.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void releaseTimeoutLeavesNoThreadOfThePoolAlive() throws Exception {
+        List<Thread> made = new CopyOnWriteArrayList<>();
+        Pool pool = Pool.newPool(2, PoolOptions.builder().disablePurge(true).threadFactory(r -> {
+            Thread t = PoolTasks.PLATFORM_WORKERS.newThread(r);
+            made.add(t);
+            return t;
+        }).build());
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        AtomicBoolean t0Started = new AtomicBoolean();
+        AtomicBoolean qDone = new AtomicBoolean();
+        pool.execute(() -> {
+            t0Started.set(true);
+            try {
+                assertTrue(t0Ends.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "t0 never released");
+            } catch (InterruptedException e) {
+                throw new AssertionError("t0 interrupted", e);
+            }
+        });
+        pool.execute(() -> qDone.set(true));
+        until("t0 runs and q ran", () -> t0Started.get() && qDone.get());
+        AtomicBoolean interruptSent = new AtomicBoolean();
+        Thread releaser = start("releaser", () -> {
+            pool.releaseTimeout(Duration.ofSeconds(TIMEOUT_SECONDS));
+            for (Thread t : made) {
+                assertFalse(t.isAlive(), () -> t.getName() + " is alive after releaseTimeout returned: " + pool);
+            }
+            assertTrue(pool.isTerminated(), pool::toString);
+            until("the interrupt is sent", interruptSent::get);
+            assertTrue(Thread.interrupted(), "releaseTimeout lost the interrupt");
+        });
+        Thread ender = start("ender", t0Ends::countDown);
+        Thread interrupter = start("interrupter", () -> {
+            releaser.interrupt();
+            interruptSent.set(true);
+        });
+        join(releaser, ender, interrupter);
     }
 
     /** Counts the calling task as started and waits until the other has started too. */

@@ -912,21 +912,6 @@ class TaskGroupFrayTest {
         join(closer, releaser);
     }
 
-    /** A platform thread whose {@code interrupt()} sets the interrupt status and then throws. */
-    private static final class InterruptThrows extends Thread {
-        static final String INJECTED = "injected: interrupting the task's thread threw";
-
-        InterruptThrows(Runnable task) {
-            super(task);
-        }
-
-        @Override
-        public void interrupt() {
-            super.interrupt();
-            throw new IllegalStateException(INJECTED);
-        }
-    }
-
     /**
      * The class javadoc, Failure and cancellation: "await throws an ExecutionException whose cause is that first
      * throwable. What other tasks throw afterwards is attached to it as suppressed ..., except an
