@@ -713,8 +713,13 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
      */
     void runPayload(Object payload) {
         Thread.interrupted();
-        if (interruptTasks) {
-            Thread.currentThread().interrupt(); // shutdownNow came before this task could start
+        if (interruptTasks) { // shutdownNow came before this task could start
+            try {
+                Thread.currentThread().interrupt();
+            } catch (Throwable t) { // a thread whose interrupt() throws: the task accepted still runs
+                failures.reportOnCaller(t,
+                        "shutdownNow: interrupting a worker thread threw; its task runs all the same");
+            }
         }
         Throwable failure = null;
         try {

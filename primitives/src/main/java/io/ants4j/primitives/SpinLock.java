@@ -224,7 +224,12 @@ public final class SpinLock implements Lock {
             }
         } finally {
             if (interrupted) { // also when a park throws (a virtual thread with no memory to unmount)
-                Thread.currentThread().interrupt();
+                try {
+                    Thread.currentThread().interrupt();
+                } catch (Throwable t) {
+                    // a Thread subclass whose interrupt() throws: lock() must not throw once it holds the lock,
+                    // or a caller's finally would never release it
+                }
             }
         }
     }
