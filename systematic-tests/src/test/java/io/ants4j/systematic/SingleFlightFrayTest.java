@@ -6,6 +6,9 @@ import static io.ants4j.systematic.FrayThreads.untilParked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -18,9 +21,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
 import org.pastalab.fray.core.scheduler.RandomScheduler;
@@ -201,5 +206,208 @@ class SingleFlightFrayTest {
         int before = executions.get();
         call.run();
         assertEquals(before + 1, executions.get(), "a failure was kept");
+    }
+
+    /**
+     * A forget, then a newer call for the key: the forgotten call's completion, whenever it comes, leaves the
+     * newer call's key alone ({@code remove(key, call)}), so a caller that comes while the newer call runs joins it
+     * and is given its value, shared; no third execution runs beside it. The forgotten call's caller gets its own
+     * value, not shared (coverage review 5, gap 5).
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aForgottenCallsCompletionLeavesTheNewerCallsKey() throws Exception {
+        SingleFlight<String, Integer> flight = new SingleFlight<>();
+        AtomicBoolean forgottenRuns = new AtomicBoolean();
+        AtomicBoolean releaseForgotten = new AtomicBoolean();
+        AtomicBoolean newerRuns = new AtomicBoolean();
+        AtomicBoolean lateCallerDone = new AtomicBoolean();
+        Thread forgotten = start("forgotten", () -> {
+            Result<Integer> result = flight.run("key", () -> {
+                forgottenRuns.set(true);
+                FrayThreads.until("the forgotten call is released", releaseForgotten::get);
+                return 1;
+            });
+            assertEquals(new Result<>(1, false), result);
+        });
+        FrayThreads.until("the first call runs", forgottenRuns::get);
+        flight.forget("key");
+        AtomicReference<Thread> late = new AtomicReference<>();
+        Thread newer = start("newer", () -> {
+            Result<Integer> result = flight.run("key", () -> {
+                newerRuns.set(true);
+                // runs until the late caller has joined (parked) or, wrongly, ended
+                FrayThreads.until("the late caller joins", () -> late.get() != null && (lateCallerDone.get()
+                        || late.get().getState() == Thread.State.WAITING));
+                newerRuns.set(false);
+                return 2;
+            });
+            assertEquals(new Result<>(2, true), result, "the late caller did not join the newer call");
+        });
+        FrayThreads.until("the newer call runs", newerRuns::get);
+        Thread releaser = start("releaser", () -> releaseForgotten.set(true));
+        late.set(start("late", () -> {
+            try {
+                Result<Integer> result = flight.run("key", () -> {
+                    assertFalse(newerRuns.get(), "a call made while the newer one ran started a third execution "
+                            + "beside it: the forgotten call's completion removed the newer call's key");
+                    return 3;
+                });
+                assertEquals(new Result<>(2, true), result);
+            } finally {
+                lateCallerDone.set(true);
+            }
+        }));
+        join(releaser, forgotten, late.get(), newer);
+        assertTrue(flight.toString().endsWith("[keys in flight = 0]"), "a key stayed in flight: " + flight);
+    }
+
+    /**
+     * A joined future cancelled, another completed by its holder, each racing the completion of the call (run by
+     * a thread that waits for nothing else): {@code shared} counts a future only if it was still waiting. If both
+     * stopped waiting before the call's function returned, the runner's result is not shared; a future that was
+     * given the call's result was counted, so that result is shared, and it is the runner's record (coverage
+     * review 5, gap 6).
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aFutureThatStoppedWaitingIsNotCountedAsSharing() throws Exception {
+        SingleFlight<String, Integer> flight = new SingleFlight<>();
+        AtomicBoolean entered = new AtomicBoolean();
+        AtomicBoolean release = new AtomicBoolean();
+        AtomicReference<Result<Integer>> runnerGot = new AtomicReference<>();
+        Thread runner = start("runner", () -> runnerGot.set(flight.run("key", () -> {
+            entered.set(true);
+            FrayThreads.until("released", release::get);
+            return 1;
+        })));
+        FrayThreads.until("the call runs", entered::get);
+        CompletableFuture<Result<Integer>> cancelled =
+                flight.submit("key", () -> fail("a joined future ran the function"), PLATFORM_THREAD_PER_CALL);
+        CompletableFuture<Result<Integer>> completed =
+                flight.submit("key", () -> fail("a joined future ran the function"), PLATFORM_THREAD_PER_CALL);
+        Result<Integer> own = new Result<>(0, false);
+        AtomicBoolean cancelReturned = new AtomicBoolean();
+        AtomicBoolean completeReturned = new AtomicBoolean();
+        Thread canceller = start("canceller", () -> {
+            cancelled.cancel(false);
+            cancelReturned.set(true);
+        });
+        Thread completer = start("completer", () -> {
+            completed.complete(own);
+            completeReturned.set(true);
+        });
+        boolean bothStoppedBeforeTheRelease = cancelReturned.get() && completeReturned.get();
+        release.set(true);
+        join(canceller, completer, runner);
+        Result<Integer> result = runnerGot.get();
+        assertEquals(1, result.value());
+        if (bothStoppedBeforeTheRelease) {
+            assertFalse(result.shared(), "shared, though both joined futures had stopped waiting before the call's "
+                    + "function returned");
+        }
+        for (CompletableFuture<Result<Integer>> future : List.of(cancelled, completed)) {
+            if (!future.isCancelled() && future.join() != own) {
+                assertSame(result, future.join(), "a joined future got another record than the runner");
+                assertTrue(result.shared(), "a joined future was given the result, yet it is not shared");
+            }
+        }
+    }
+
+    /**
+     * {@code submit} to an executor that starts the task in a thread of its own, then throws: a thread that joined
+     * the call meanwhile is given the function's value if the task started the call first, or the executor's
+     * throwable if the refusal came first, and then the task does nothing when it runs: the function runs once
+     * or never, never both with the refusal's outcome; {@code submit} throws the refusal either way (coverage
+     * review 5, gap 7).
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anExecutorThatStartsTheTaskAndThrowsLetsTheFirstOfThemDecide() throws Exception {
+        SingleFlight<String, Integer> flight = new SingleFlight<>();
+        AtomicInteger executions = new AtomicInteger();
+        RejectedExecutionException refusal = new RejectedExecutionException("refused after starting the task");
+        AtomicReference<Object> joinerGot = new AtomicReference<>();
+        List<Thread> started = new CopyOnWriteArrayList<>();
+        AtomicReference<Throwable> taskThrew = new AtomicReference<>();
+        Executor startsThenThrows = task -> {
+            Thread joiner = start("joiner", () -> {
+                try {
+                    joinerGot.set(flight.run("key", () -> fail("the joiner ran the function")));
+                } catch (ExecutionException e) {
+                    joinerGot.set(e.getCause());
+                }
+            });
+            started.add(joiner);
+            untilParked(joiner); // joined the call: nothing can complete it before the task starts
+            started.add(Thread.ofPlatform().name("task").start(() -> {
+                try {
+                    task.run();
+                } catch (Throwable t) {
+                    taskThrew.set(t);
+                }
+            }));
+            throw refusal;
+        };
+        try {
+            flight.submit("key", () -> {
+                executions.incrementAndGet();
+                Thread.yield();
+                return 1;
+            }, startsThenThrows);
+            fail("submit returned though its executor threw");
+        } catch (Throwable e) { // the refusal, as it is, whoever started the call
+            assertSame(refusal, e, () -> "submit threw " + e + ", not the executor's refusal");
+        }
+        join(started.toArray(Thread[]::new));
+        Object got = joinerGot.get();
+        if (executions.get() == 1) {
+            // shared or not: submit cancels its own future, which nobody gets, racing the completion's count
+            assertTrue(got instanceof Result<?> r && r.value().equals(1), "the task started the call, yet the "
+                    + "joiner got " + got);
+        } else {
+            assertEquals(0, executions.get(), "the function ran more than once");
+            assertSame(refusal, got, "the call never ran, yet the joiner got " + got);
+        }
+        assertNull(taskThrew.get(), () -> "the task threw " + taskThrew.get());
+        assertTrue(flight.toString().endsWith("[keys in flight = 0]"), "a key stayed in flight: " + flight);
+    }
+
+    /**
+     * A {@code run} for a key from inside that key's function, in the thread running it, throws
+     * IllegalStateException (it would wait for itself), also while another caller joins the call, and for a call
+     * started by {@code submit} (its task's thread); the function goes on and every caller gets its value
+     * (coverage review 5, gap 8).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aRunForTheKeyFromInsideItsFunctionThrows() throws Exception {
+        SingleFlight<String, Integer> flight = new SingleFlight<>();
+        AtomicBoolean entered = new AtomicBoolean();
+        Thread runner = start("runner", () -> assertEquals(1, flight.run("run", () -> {
+            entered.set(true);
+            Thread.yield(); // the joiner may join before the inner run, or after
+            assertThrows(IllegalStateException.class, () -> flight.run("run", () -> fail("the inner run ran")),
+                    "a run from inside its own function");
+            return 1;
+        }).value()));
+        FrayThreads.until("the call runs", entered::get);
+        Thread joiner = start("joiner", () -> {
+            Result<Integer> result = flight.run("run", () -> 3); // 3: came after the call had completed
+            assertTrue(result.equals(new Result<>(1, true)) || result.equals(new Result<>(3, false)),
+                    "the joiner got " + result);
+        });
+        CompletableFuture<Result<Integer>> submitted = flight.submit("submit", () -> {
+            assertThrows(IllegalStateException.class, () -> flight.run("submit", () -> fail("the inner run ran")),
+                    "a run from inside its own function, run by submit's task");
+            return 2;
+        }, PLATFORM_THREAD_PER_CALL);
+        join(runner, joiner);
+        assertEquals(2, submitted.get(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS).value());
+        assertTrue(flight.toString().endsWith("[keys in flight = 0]"), "a key stayed in flight: " + flight);
     }
 }

@@ -34,6 +34,9 @@ import java.util.concurrent.locks.LockSupport;
  * checks the scenario's invariants once the heap is free again. A held scenario (work on other threads) is
  * swept blindly instead: free bytes from 0 to 512 in steps of 32 (full: to 4096 in steps of 8). With {@code full}, every scenario is also swept
  * blindly in steps of 8 bytes from 0 to past its last allocation. The first failing run ends the scenario.
+ * An allocation counts as hit when the operation throws {@link OutOfMemoryError} from it, or returns normally
+ * having allocated exactly up to it (it absorbed the error). A scenario marked
+ * {@linkplain Scenario#failingAnAllocation() failing an allocation} fails when none of its allocations was hit.
  */
 public final class SweepMain {
     static final String PREFIX = "SWEEP|";
@@ -197,7 +200,10 @@ public final class SweepMain {
                         fail(s, r.failure, r);
                         return;
                     }
-                    if (map != null && !held && r.outOfMemory()) {
+                    // an operation that returns normally having allocated exactly up to the steered allocation
+                    // failed there and absorbed the error (SingleFlight's hand-over makes its Result so)
+                    boolean absorbed = steer && r.thrown == null && r.allocated == target && target < total;
+                    if (map != null && !held && (r.outOfMemory() || absorbed)) {
                         AllocationMap.Allocation a = map.at(r.allocated);
                         if (a != null) {
                             hit.add(map.allocations().indexOf(a));
@@ -209,7 +215,7 @@ public final class SweepMain {
                         reached = !steer || r.outOfMemory() && r.allocated == target;
                         break;
                     }
-                    if (!steer) {
+                    if (!steer || absorbed) {
                         reached = true;
                     } else if (r.outOfMemory()) {
                         reached = r.allocated == target;
@@ -221,6 +227,12 @@ public final class SweepMain {
                 if (!reached) {
                     missed++;
                 }
+            }
+            if (s.mustFailAnAllocation() && map != null && !map.allocations().isEmpty() && hit.isEmpty()) {
+                out.println(PREFIX + "FAIL|" + s.name() + "|none of the operation's " + map.allocations().size()
+                        + " allocations was made to fail (missed=" + missed + ", stalled=" + stalled + "); the first: "
+                        + oneLine(map.describe(0L)));
+                return;
             }
             // More and more memory until the operation completes without running out.
             long n = held ? (full ? HELD_BYTES_FULL : HELD_BYTES) : total;
