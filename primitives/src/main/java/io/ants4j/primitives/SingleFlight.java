@@ -40,8 +40,11 @@ import java.util.concurrent.locks.LockSupport;
  * {@code run} calls the function, before {@code submit} returns) until its function has returned or
  * thrown. Then the key is removed, <em>before</em> any caller is given the outcome: a call made after a
  * caller has its outcome is a new call, and a {@code SingleFlight} keeps nothing, neither values nor
- * failures. {@link #forget} removes a key early: later calls for it start a new call, while the one
- * in flight goes on for those who joined it.
+ * failures; except when the removal throws (a key whose {@code equals} or {@code hashCode} throws, twice, or
+ * an {@code OutOfMemoryError} in the map): then the completed call, with its value or failure, may stay in
+ * the map until the next call for an equal key replaces it (that call starts anew; the completed one no
+ * longer counts in {@link #toString}). {@link #forget} removes a key early: later calls for it start a new
+ * call, while the one in flight goes on for those who joined it.
  *
  * <p><b>Outcomes.</b> Every caller of a call is given the same outcome: a {@link Result} holding the
  * function's value ({@code null} is a value) and whether it was shared: whether, when the call
@@ -112,10 +115,17 @@ public final class SingleFlight<K, V> {
      * map's insert itself may throw after it inserted the key (treeifying a bin calls the keys' compareTo
      * and allocates, as a resize and a counter cell do): the caller then fails its own call with that
      * throwable, as an executor's refusal does, which removes the key and gives the failure to anyone who
-     * joined meanwhile. The completion allocates nothing before the hand-over but what the map's remove may
-     * (untreeifying a bin): a remove that throws is passed over, and the completed call left in the map is
-     * replaced by the next caller for its key. The completion throws nothing: whatever fails on the way to
-     * one caller (an unpark of a virtual thread the JDK cannot schedule, a future's completion on an
+     * joined meanwhile; that insertion was never counted in the map's size, while the removal is, so the size
+     * is one low for ever after: toString counts the calls in the map that are not completed instead. The
+     * completion allocates nothing before the hand-over but what the map's remove may (untreeifying a bin),
+     * and the key's equals and hashCode may throw there: a remove that throws is tried once more (a key may
+     * fail for a moment), then passed over. A key's throw leaves the completed call in the map, where the
+     * next caller for the key fails to join it and replaces it, and toString does not count it. An
+     * OutOfMemoryError in untreeify comes after the node was unlinked from the bin's list but not from its
+     * tree, and before the size is counted: lookups still find the completed call (and a next caller
+     * replaces it in that node), iteration does not, and the size stays one high; ConcurrentHashMap promises
+     * nothing after such an error, and neither do these notes. The completion throws nothing: whatever
+     * fails on the way to one caller (an unpark of a virtual thread the JDK cannot schedule, a future's completion on an
      * exhausted heap) concerns that caller, and the caller that ran the function is given its outcome as
      * every other is (as Once does). The hand-over allocates one Result; if that fails, a woken thread
      * makes its own (or its ExecutionException), and the futures are failed with the error. A call of run
@@ -165,7 +175,16 @@ public final class SingleFlight<K, V> {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
-        linkStateChanges();
+        // the throwaway hand-overs clear the interrupt status, as a completion does; the initializing thread's
+        // is its own, and is set again
+        boolean interrupted = Thread.interrupted();
+        try {
+            linkStateChanges();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
@@ -273,7 +292,9 @@ public final class SingleFlight<K, V> {
      * record of each caller that stopped waiting, as it does of an interrupted {@code run}. Dependent
      * actions added to it without an executor may run in the thread that completes the call: an
      * interrupt status that thread had, or that is set while they run (one of them may leave it set), is
-     * kept from the next one and set again when the completion returns.
+     * kept from the dependents of the other callers' futures and set again when the completion returns;
+     * the dependents of one future run one after another, so an interrupt status one of them leaves set
+     * reaches the later dependents of the same future.
      *
      * @param key the key; calls for equal keys are collapsed
      * @param fn computes the value; called only if no call for {@code key} is in flight
@@ -344,13 +365,21 @@ public final class SingleFlight<K, V> {
 
     /**
      * Returns a string identifying this {@code SingleFlight} and the number of keys with a call in flight (a
-     * forgotten call no longer counts, though its function may still run).
+     * forgotten call no longer counts, though its function may still run; neither does a completed call left
+     * in place, see the class description). The count is made by going through the keys: calls that start or
+     * complete meanwhile may or may not be counted.
      *
      * @return e.g. {@code "SingleFlight@1b6d3586[keys in flight = 2]"}
      */
     @Override
     public String toString() {
-        return super.toString() + "[keys in flight = " + calls.size() + "]";
+        int inFlight = 0;
+        for (Call<V> call : calls.values()) {
+            if (!call.isCompleted()) {
+                inFlight++;
+            }
+        }
+        return super.toString() + "[keys in flight = " + inFlight + "]";
     }
 
     /**
@@ -429,22 +458,34 @@ public final class SingleFlight<K, V> {
     private void complete(K key, Call<V> call, V value, Throwable failure) {
         // The completing thread's interrupt is its own: the dependents of joined futures that the hand-over
         // may run in this thread are other callers' code. One set meanwhile (sent to this thread, or left by a
-        // dependent: the two cannot be told apart) is kept from the next dependent and set again at the end.
+        // dependent: the two cannot be told apart) is kept from the next future's dependents and set again at
+        // the end.
         call.interruptedDuringHandOver = Thread.interrupted();
         try {
             call.value = value;
             call.failure = failure;
-            try {
-                calls.remove(key, call);
-            } catch (Throwable mapFailure) {
-                // no memory to untreeify the key's bin: the completed call stays in the map until the next
-                // caller for the key replaces it (see run and submit)
+            if (!unregister(key, call)) {
+                unregister(key, call); // once more: a key's equals may have failed for a moment
             }
             call.handOver(call.publish());
         } finally {
             if (call.interruptedDuringHandOver | Thread.interrupted()) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * Removes {@code key} if {@code call} is registered for it; returns false if the removal threw (the key's
+     * {@code equals} or {@code hashCode}, or the map with no memory to untreeify the key's bin): the completed
+     * call then stays in the map until the next caller for the key replaces it (see run and submit).
+     */
+    private boolean unregister(K key, Call<V> call) {
+        try {
+            calls.remove(key, call);
+            return true;
+        } catch (Throwable removalFailure) {
+            return false;
         }
     }
 

@@ -196,8 +196,8 @@ class SingleFlightFuturesTest {
 
     // ---------------------------------------------------------------------------------------------
     // submit: an interrupt status the completing thread "had, or that is set while they run (one of them may
-    // leave it set), is kept from the next one and set again when the completion returns": a dependent of one
-    // caller's future that sets its thread's interrupt status (here, a run of its own whose function threw
+    // leave it set), is kept from the dependents of the other callers' futures and set again when the completion
+    // returns": a dependent of one caller's future that sets its thread's interrupt status (here, a run of its own whose function threw
     // InterruptedException) does not interrupt the next caller's dependent; the runner returns with it set.
     // ---------------------------------------------------------------------------------------------
 
@@ -235,6 +235,7 @@ class SingleFlightFuturesTest {
         assertTrue(dependents.get().isDone());
         assertFalse(secondInterrupted.get(), "an interrupt left by one caller's dependent reached another caller's");
         assertTrue(runnerInterrupted, "what a dependent left set is set again when the completion returns (submit's"
-                + " javadoc: an interrupt status set while the dependents run is kept from the next one and set again)");
+                + " javadoc: an interrupt status set while the dependents run is kept from the dependents of the other"
+                + " callers' futures and set again)");
     }
 }
