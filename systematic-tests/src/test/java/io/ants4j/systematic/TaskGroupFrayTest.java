@@ -260,6 +260,44 @@ class TaskGroupFrayTest {
     }
 
     /**
+     * A task's {@code Future.get} racing the task's completion (CHANGELOG: "a task's {@code Future.get} (also
+     * timed) waits in a queue of the group's own ... a {@code get} that times out or is interrupted once the task
+     * has completed returns its result, as {@code FutureTask}'s does"): two threads in {@code get()} both return
+     * the result, whenever the task completes (before either looked, while one queues, once both wait); a third
+     * getter, interrupted at any moment, either throws {@code InterruptedException} (its status then clear) or
+     * returns the result with its interrupt status set, never loses the interrupt.
+     */
+    @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void everyThreadInAFuturesGetGetsTheOutcomeAndKeepsItsInterrupt() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(-1, PLATFORM_THREADS);
+        Future<String> f = group.go(() -> "result");
+        Thread first = start("getter 1", () -> assertEquals("result", f.get()));
+        Thread second = start("getter 2", () -> assertEquals("result", f.get()));
+        AtomicBoolean interruptSent = new AtomicBoolean();
+        Thread interrupted = start("interrupted getter", () -> {
+            boolean threw = false;
+            try {
+                assertEquals("result", f.get());
+            } catch (InterruptedException e) {
+                threw = true;
+            }
+            until("the interrupt is sent", interruptSent::get);
+            boolean statusSet = Thread.interrupted();
+            assertTrue(threw != statusSet, threw ? "get threw InterruptedException and left the status set"
+                    : "get returned the result and lost the interrupt");
+        });
+        Thread interrupter = start("interrupter", () -> {
+            interrupted.interrupt();
+            interruptSent.set(true);
+        });
+        join(first, second, interrupter, interrupted);
+        assertEquals(List.of("result"), group.await());
+        group.close();
+    }
+
+    /**
      * cancel() (here through close()) interrupts the running tasks, lets blocked submitters go with a cancelled
      * Future, starts nothing afterwards, and close() returns only once no task of the group runs; await then
      * throws CancellationException. The first task, if it started (the cancellation may come first), waits untimed
@@ -590,6 +628,27 @@ class TaskGroupFrayTest {
         join(submitter);
         Future<String> late = blocked.get();
         assertTrue(late.isCancelled() || "maybe".equals(late.get()), "a let-in task neither ran nor was cancelled");
+        group.close();
+    }
+
+    /**
+     * {@code setLimit} "@throws IllegalStateException if {@code limit} is zero or more and a task of the group is
+     * active ...; the limit is then unchanged": limit 1, t holds its slot until let go, s queues for it at any
+     * moment; {@code setLimit(2)} while t runs throws, s is never let in beside t (the limit stayed 1), and s runs
+     * once t returned.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void setLimitWhileATaskIsActiveThrowsAndKeepsTheLimit() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(1, PLATFORM_THREADS);
+        CountDownLatch release = new CountDownLatch(1);
+        group.go(holding(1, release, "t"));
+        Thread submitter = start("submitter", () -> group.go(holding(1, release, "s")));
+        assertThrows(IllegalStateException.class, () -> group.setLimit(2), () -> "setLimit(2) while t ran: " + group);
+        release.countDown();
+        join(submitter);
+        assertEquals(List.of("t", "s"), group.await());
         group.close();
     }
 

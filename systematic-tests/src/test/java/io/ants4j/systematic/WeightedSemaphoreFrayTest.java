@@ -298,4 +298,27 @@ class WeightedSemaphoreFrayTest {
                 "tryAcquire(0, timeout) ignored an interrupt on entry");
         assertTrue(sem.tryAcquire(0));
     }
+
+    /**
+     * "Releasing more permits than are held throws {@link IllegalStateException} ... and leaves the semaphore as it
+     * was", also while a thread waits (the locked path, not the lock-free one): of 2 permits, 2 held and a waiter
+     * for 1 queueing at any moment, {@code release(3)} throws and grants nobody; {@code release(2)} then serves
+     * the waiter, and all 2 permits end free.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void releasingMoreThanHeldThrowsAlsoWhileAThreadWaits() throws InterruptedException {
+        WeightedSemaphore sem = new WeightedSemaphore(2);
+        sem.acquire(2);
+        Thread waiter = start("waiter", () -> {
+            sem.acquire(1);
+            sem.release(1);
+        });
+        assertThrows(IllegalStateException.class, () -> sem.release(3), () -> "release(3) with 2 held: " + sem);
+        assertEquals(0, sem.available(), sem::toString);
+        sem.release(2);
+        join(waiter);
+        assertEquals(2, sem.available(), sem::toString);
+    }
 }
