@@ -38,6 +38,12 @@ import java.util.concurrent.locks.Lock;
  * thrown while a thread waits (no memory to park a virtual thread, for instance) passes on
  * whatever was given to it the same way.
  *
+ * <p>If the JDK cannot unpark a waiter that {@code unlock} chose (a virtual thread whose scheduler refuses it; on
+ * JDK 21 an {@code OutOfMemoryError}), {@code unlock} throws that after the lock is released, and the next
+ * waiter is woken in its place, however many cannot be. In starvation mode, though, the lock was handed to that
+ * waiter and stays its own (a thread whose unpark threw may still run: the scheduler may have queued it), so the
+ * lock is not released until that thread runs and unlocks it.
+ *
  * <p><b>Memory consistency effects:</b> actions in a thread before {@link #unlock()}
  * <i>happen-before</i> actions after a later successful {@link #lock()}, {@link #tryLock()},
  * {@link #tryLock(long, TimeUnit)} or {@link #lockInterruptibly()} in any thread.
@@ -87,9 +93,7 @@ public final class Mutex implements Lock {
      * hand-off makes it the owner, so it keeps the lock; a normal wake-up gave it WOKEN, which it
      * clears (waking the next waiter itself if the lock is free by then, since the unlock that saw
      * WOKEN woke nobody). A leaver that was the last waiter clears STARVING, so that no hand-off
-     * can go to nobody. A waiter whose unpark throws is a thread the JDK has lost: it never runs again, so the
-     * unlock that woke it takes back what it gave (WOKEN; in starvation mode it completes the hand-off in the
-     * lost thread's stead and unlocks again), and the others are woken as if it had left. unlock() clears LOCKED with a CAS on a word without STARVING, and takes the
+     * can go to nobody. unlock() clears LOCKED with a CAS on a word without STARVING, and takes the
      * Sema's lock first when STARVING is set, so no hand-off is ever in flight outside it.
      *
      * A node is allocated before the CAS that counts its thread in (and kept if that CAS fails),
@@ -473,11 +477,16 @@ public final class Mutex implements Lock {
 
     /** Gives up WOKEN without locking, and wakes a waiter if the lock is free by now. */
     private void resign() {
+        unparkWoken(resignGranting());
+    }
+
+    /** Gives up WOKEN without locking; returns the waiter it granted if the lock is free by now, else null. */
+    private WaitQueue.Waiter resignGranting() {
         int s;
         do {
             s = state();
         } while (!STATE.compareAndSet(this, s, s & ~WOKEN));
-        wake(s & ~WOKEN);
+        return wakeGranting(s & ~WOKEN);
     }
 
     /** Unlocks in starvation mode: clears LOCKED and grants the head in one critical section. */
@@ -504,62 +513,55 @@ public final class Mutex implements Lock {
             throw unlockOfUnlocked();
         }
         if (handedOff) {
-            unparkHandedOff(woken);
+            WaitQueue.unparkAll(woken);
         } else {
             unparkWoken(woken);
         }
     }
 
-    /**
-     * Unparks the waiter the lock was handed to. If that throws, the JDK has lost the thread (it will never run
-     * to take the lock): the hand-off is completed in its stead and the lock released again, handed on to the
-     * next waiter or freed, so that the lock is not lost with it; then the throwable propagates.
-     */
-    private void unparkHandedOff(WaitQueue.Waiter woken) {
-        try {
-            WaitQueue.unparkAll(woken);
-        } catch (Throwable lost) {
-            takeHandOff(true);
-            try {
-                unlock();
-            } catch (Throwable alsoLost) {
-                // the next waiter's unpark threw too: that unlock handed the lock on past it
-            }
-            throw lost;
-        }
-    }
-
     /** Wakes a waiter if there is one and nobody is awake, holding, or being handed the lock. */
     private void wake(int s) {
+        unparkWoken(wakeGranting(s));
+    }
+
+    /** Grants a waiter the wake-up if {@code s} needs one (see {@link #wake}); returns it, or null. */
+    private WaitQueue.Waiter wakeGranting(int s) {
         if (!needsWake(s)) {
-            return;
+            return null;
         }
         WaitQueue q = sema.queue;
-        WaitQueue.Waiter woken;
         q.lock.lock();
         try {
-            woken = wakeLocked();
+            return wakeLocked();
         } finally {
             q.lock.unlock();
         }
-        unparkWoken(woken);
     }
 
     /**
-     * Unparks the waiter {@link #wakeLocked} granted. If that throws, the JDK has lost the thread (it will
-     * never run to clear its WOKEN): WOKEN is taken back, so that a later unlock, or this call if the lock is
-     * free, wakes the next waiter; then the throwable propagates.
+     * Unparks the waiter {@link #wakeLocked} granted. If that throws, the thread may never run to clear its WOKEN:
+     * WOKEN is taken back (a hint only, so harmless if that thread runs after all), so that a later unlock, or
+     * this call if the lock is free, wakes the next waiter, in a loop however many waiters cannot be unparked;
+     * then the first throwable propagates.
      */
     private void unparkWoken(WaitQueue.Waiter woken) {
-        try {
-            WaitQueue.unparkAll(woken);
-        } catch (Throwable lost) {
+        Throwable first = null;
+        while (woken != null) {
             try {
-                resign();
-            } catch (Throwable alsoLost) {
-                // the next waiter's unpark threw too: its own resign took WOKEN back
+                WaitQueue.unparkAll(woken);
+                woken = null;
+            } catch (Throwable lost) {
+                if (first == null) {
+                    first = lost;
+                }
+                woken = resignGranting();
             }
-            throw lost;
+        }
+        if (first instanceof Error e) {
+            throw e;
+        }
+        if (first != null) {
+            throw (RuntimeException) first;
         }
     }
 

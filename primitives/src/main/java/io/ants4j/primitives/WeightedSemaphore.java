@@ -44,7 +44,10 @@ import java.util.concurrent.TimeUnit;
  * times out leaves the queue holding nothing. If the permits were granted to it in the same
  * instant, before it could leave, it gives them back, and they go on to the waiters behind it, so
  * no permit is lost and no waiter is left asleep with permits it could have. A waiter that sees
- * its grant first returns normally; an interrupt that comes later stays set.
+ * its grant first returns normally; an interrupt that comes later stays set. Permits granted to a
+ * waiter the JDK cannot unpark (a virtual thread whose scheduler refuses it; on JDK 21 an
+ * {@code OutOfMemoryError}, which {@code release} then throws) stay that waiter's: the thread may
+ * still run, as its scheduler may have queued it.
  *
  * <p>Waiting threads park ({@link java.util.concurrent.locks.LockSupport}); nothing blocks inside
  * {@code synchronized}, so virtual threads waiting here unmount from their carriers.

