@@ -26,6 +26,9 @@ import java.util.function.BooleanSupplier;
  *   <li>{@code tune}: two submitters wait in a full pool of capacity 1, the first of them lost; {@code tune(3)}
  *       must still serve the second (WorkerPool.tune: "Growing serves up to that many more blocked submitters,
  *       those that have waited longest first").</li>
+ *   <li>{@code tune-then-release}: the same {@code tune(3)}, then the busy task ends and the pool is released: no
+ *       worker is left, so the pool must terminate (WorkerPool.isTerminated: "it is closed and no worker is
+ *       left"; awaitTermination returns true once it has terminated and every thread of it has ended).</li>
  * </ul>
  */
 final class PoolUnparkFailureProbe {
@@ -41,6 +44,7 @@ final class PoolUnparkFailureProbe {
                 case "release" -> release();
                 case "tune" -> tune();
                 case "shutdown-now" -> shutdownNow();
+                case "tune-then-release" -> tuneThenRelease();
                 default -> "FAIL: unknown probe " + args[0];
             };
         } catch (Throwable t) {
@@ -197,5 +201,26 @@ final class PoolUnparkFailureProbe {
                 : "FAIL: shutdownNow() (which threw " + threw + ") with the first of two waiters lost: the running"
                 + " task was interrupted: " + interrupted + "; the second waiter " + (answered ? "got "
                 + s.secondOutcome.get() : "was still blocked " + WAIT_MS + " ms later") + " (" + state + ")";
+    }
+
+    private static String tuneThenRelease() throws Exception {
+        Scenario s = new Scenario(1);
+        Throwable tuneThrew = null;
+        try {
+            s.core.tune(3); // a slot for each waiter: the first is lost with the slot granted to it
+        } catch (Throwable t) {
+            tuneThrew = t;
+        }
+        boolean served = s.secondReturned.await(WAIT_MS, TimeUnit.MILLISECONDS) && until(s.secondRan::get);
+        s.gate.countDown(); // the busy task ends: two workers alive, both idle
+        boolean idle = until(() -> s.core.idle() == 2);
+        String before = s.core.toString();
+        s.core.release();
+        boolean terminated = s.core.awaitTermination(TimeUnit.MILLISECONDS.toNanos(WAIT_MS));
+        return served && idle && terminated ? "OK"
+                : "FAIL: tune(3) (which threw " + tuneThrew + ") with the first of two waiters lost, then release()"
+                + " once both workers were idle (" + idle + ", " + before + "): awaitTermination(" + WAIT_MS
+                + " ms) = " + terminated + ", isTerminated = " + s.core.isTerminated() + ", running = "
+                + s.core.running() + " with no worker task left (" + s.core + ")";
     }
 }

@@ -48,6 +48,16 @@ class PoolUnparkFailureTest {
         runProbe("shutdown-now");
     }
 
+    /**
+     * WorkerPool.isTerminated: "it is closed and no worker is left"; WorkerPool.close waits for that. A slot that
+     * tune granted to a blocked submitter the JDK cannot unpark starts no worker, so it must not keep a released
+     * pool from terminating (CHANGELOG: such a submitter "is lost alone").
+     */
+    @Test
+    void aReleasedPoolTerminatesAfterGrowingGaveASlotToASubmitterItCannotUnpark() throws Exception {
+        runProbe("tune-then-release");
+    }
+
     private static void runProbe(String probe) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, PoolUnparkFailureProbe.class)
