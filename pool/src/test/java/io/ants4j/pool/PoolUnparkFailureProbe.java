@@ -29,6 +29,9 @@ import java.util.function.BooleanSupplier;
  *   <li>{@code tune-then-release}: the same {@code tune(3)}, then the busy task ends and the pool is released: no
  *       worker is left, so the pool must terminate (WorkerPool.isTerminated: "it is closed and no worker is
  *       left"; awaitTermination returns true once it has terminated and every thread of it has ended).</li>
+ *   <li>{@code close-lost-idle-worker}: a pool whose one worker (a virtual thread of the user's factory) is idle
+ *       and cannot be unparked any more; {@code close()} must return once the pool has terminated
+ *       (WorkerPool.close: "Releases the pool and waits until it has terminated").</li>
  * </ul>
  */
 final class PoolUnparkFailureProbe {
@@ -45,6 +48,7 @@ final class PoolUnparkFailureProbe {
                 case "tune" -> tune();
                 case "shutdown-now" -> shutdownNow();
                 case "tune-then-release" -> tuneThenRelease();
+                case "close-lost-idle-worker" -> closeWithALostIdleWorker();
                 default -> "FAIL: unknown probe " + args[0];
             };
         } catch (Throwable t) {
@@ -222,5 +226,44 @@ final class PoolUnparkFailureProbe {
                 + " once both workers were idle (" + idle + ", " + before + "): awaitTermination(" + WAIT_MS
                 + " ms) = " + terminated + ", isTerminated = " + s.core.isTerminated() + ", running = "
                 + s.core.running() + " with no worker task left (" + s.core + ")";
+    }
+
+    private static String closeWithALostIdleWorker() throws Exception {
+        RejectingScheduler scheduler = new RejectingScheduler();
+        Class<?> builder = Class.forName("java.lang.ThreadBuilders$VirtualThreadBuilder");
+        Constructor<?> withScheduler = builder.getDeclaredConstructor(Executor.class);
+        withScheduler.setAccessible(true);
+        java.util.concurrent.ThreadFactory virtual = ((Thread.Builder.OfVirtual) withScheduler.newInstance(scheduler))
+                .name("lost-worker").factory();
+        AtomicReference<Thread> workerThread = new AtomicReference<>();
+        Pool pool = Pool.newPool(1, PoolOptions.builder().disablePurge(true).threadFactory(r -> {
+            Thread t = virtual.newThread(r);
+            workerThread.set(t);
+            return t;
+        }).build());
+        CountDownLatch ran = new CountDownLatch(1);
+        pool.execute(ran::countDown);
+        if (!ran.await(WAIT_MS, TimeUnit.MILLISECONDS)
+                || !until(() -> pool.idle() == 1 && workerThread.get().getState() == Thread.State.WAITING)) {
+            return "FAIL: the worker did not go idle: " + pool;
+        }
+        scheduler.reject = true; // from now on, unparking the idle worker throws
+        CountDownLatch closed = new CountDownLatch(1);
+        AtomicReference<Throwable> closeThrew = new AtomicReference<>();
+        Thread closer = new Thread(() -> {
+            try {
+                pool.close();
+            } catch (Throwable t) {
+                closeThrew.set(t);
+            }
+            closed.countDown();
+        }, "closer");
+        closer.setDaemon(true);
+        closer.start();
+        boolean returned = closed.await(WAIT_MS, TimeUnit.MILLISECONDS);
+        return returned && closeThrew.get() == null ? "OK"
+                : "FAIL: close() of a pool whose idle worker cannot be unparked " + (returned ? "threw " + closeThrew.get()
+                : "had not returned " + WAIT_MS + " ms later, though isTerminated() = " + pool.isTerminated())
+                + " (" + pool + ")";
     }
 }

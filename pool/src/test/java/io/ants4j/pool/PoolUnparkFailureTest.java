@@ -58,6 +58,16 @@ class PoolUnparkFailureTest {
         runProbe("tune-then-release");
     }
 
+    /**
+     * WorkerPool.close: "Releases the pool and waits until it has terminated". An idle worker that the release
+     * cannot unpark is lost (LostThreads), but the pool has terminated (no worker counted): close must return,
+     * not wait a day at a time for a thread that never runs again.
+     */
+    @Test
+    void closeReturnsOnceTerminatedWhenTheIdleWorkerCannotBeUnparked() throws Exception {
+        runProbe("close-lost-idle-worker");
+    }
+
     private static void runProbe(String probe) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, PoolUnparkFailureProbe.class)
