@@ -32,6 +32,8 @@ import java.util.function.BooleanSupplier;
  *   <li>{@code close-lost-idle-worker}: a pool whose one worker (a virtual thread of the user's factory) is idle
  *       and cannot be unparked any more; {@code close()} must return once the pool has terminated
  *       (WorkerPool.close: "Releases the pool and waits until it has terminated").</li>
+ *   <li>{@code hand-off-lost-worker}: the same idle worker, handed a task: the submit throws, the task never runs;
+ *       the pool, released, must terminate (WorkerPool.isTerminated: "it is closed and no worker is left").</li>
  * </ul>
  */
 final class PoolUnparkFailureProbe {
@@ -49,6 +51,7 @@ final class PoolUnparkFailureProbe {
                 case "shutdown-now" -> shutdownNow();
                 case "tune-then-release" -> tuneThenRelease();
                 case "close-lost-idle-worker" -> closeWithALostIdleWorker();
+                case "hand-off-lost-worker" -> handOffToALostWorker();
                 default -> "FAIL: unknown probe " + args[0];
             };
         } catch (Throwable t) {
@@ -228,8 +231,8 @@ final class PoolUnparkFailureProbe {
                 + s.core.running() + " with no worker task left (" + s.core + ")";
     }
 
-    private static String closeWithALostIdleWorker() throws Exception {
-        RejectingScheduler scheduler = new RejectingScheduler();
+    /** A pool of one virtual worker on {@code scheduler}, idle on the queue; null if it did not get there. */
+    private static Pool poolWithIdleWorker(RejectingScheduler scheduler) throws Exception {
         Class<?> builder = Class.forName("java.lang.ThreadBuilders$VirtualThreadBuilder");
         Constructor<?> withScheduler = builder.getDeclaredConstructor(Executor.class);
         withScheduler.setAccessible(true);
@@ -243,9 +246,38 @@ final class PoolUnparkFailureProbe {
         }).build());
         CountDownLatch ran = new CountDownLatch(1);
         pool.execute(ran::countDown);
-        if (!ran.await(WAIT_MS, TimeUnit.MILLISECONDS)
-                || !until(() -> pool.idle() == 1 && workerThread.get().getState() == Thread.State.WAITING)) {
-            return "FAIL: the worker did not go idle: " + pool;
+        boolean idle = ran.await(WAIT_MS, TimeUnit.MILLISECONDS)
+                && until(() -> pool.idle() == 1 && workerThread.get().getState() == Thread.State.WAITING);
+        return idle ? pool : null;
+    }
+
+    private static String handOffToALostWorker() throws Exception {
+        RejectingScheduler scheduler = new RejectingScheduler();
+        Pool pool = poolWithIdleWorker(scheduler);
+        if (pool == null) {
+            return "FAIL: the worker did not go idle";
+        }
+        scheduler.reject = true; // from now on, unparking the idle worker throws
+        AtomicBoolean ran = new AtomicBoolean();
+        Throwable submitThrew = null;
+        try {
+            pool.execute(() -> ran.set(true));
+        } catch (Throwable t) {
+            submitThrew = t;
+        }
+        pool.release();
+        boolean terminated = until(pool::isTerminated);
+        return terminated ? "OK"
+                : "FAIL: a submit handed its task to an idle worker it could not unpark (it threw " + submitThrew
+                + ", task ran: " + ran.get() + "); released, the pool had not terminated " + WAIT_MS
+                + " ms later though no worker of it can run (" + pool + ")";
+    }
+
+    private static String closeWithALostIdleWorker() throws Exception {
+        RejectingScheduler scheduler = new RejectingScheduler();
+        Pool pool = poolWithIdleWorker(scheduler);
+        if (pool == null) {
+            return "FAIL: the worker did not go idle";
         }
         scheduler.reject = true; // from now on, unparking the idle worker throws
         CountDownLatch closed = new CountDownLatch(1);

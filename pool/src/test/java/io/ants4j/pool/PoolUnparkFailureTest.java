@@ -68,6 +68,16 @@ class PoolUnparkFailureTest {
         runProbe("close-lost-idle-worker");
     }
 
+    /**
+     * WorkerPool.isTerminated: "it is closed and no worker is left". A submit that hands its task to an idle worker
+     * the JDK cannot unpark throws, and that worker never runs again: it must not keep the released pool from
+     * terminating.
+     */
+    @Test
+    void aReleasedPoolTerminatesAfterASubmitFailedToWakeItsIdleWorker() throws Exception {
+        runProbe("hand-off-lost-worker");
+    }
+
     private static void runProbe(String probe) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, PoolUnparkFailureProbe.class)
