@@ -56,6 +56,7 @@ final class LifecycleOutOfMemoryProbe {
             case "release-unwarmed" -> releaseUnwarmed();
             case "hand-off-unwarmed" -> handOffUnwarmed();
             case "release-waiter-unwarmed" -> releaseWaiterUnwarmed();
+            case "first-spin-unwarmed" -> firstSpinUnwarmed();
             default -> "unknown probe " + args[0];
         };
         System.out.println(result);
@@ -228,6 +229,43 @@ final class LifecycleOutOfMemoryProbe {
                 : "FAILED: release() on a full heap, the first grant to a waiting submitter in this JVM, threw "
                 + where(thrown) + "; the waiting submitter was answered: " + answered + " (" + rejected[0]
                 + "), terminated within 5 s: " + terminated + ", " + core;
+    }
+
+    /**
+     * The first task of the JVM fills the heap (on its worker) and returns: the worker's first spin in the fast
+     * lane, the first in this JVM, runs on a full heap. Whatever it throws, the lane must be left usable: no
+     * token of the JVM-wide budget kept by a worker that is not in a lane, no task handed to a worker that is not
+     * there. Then the heap is freed; tasks submitted afterwards must run and the pool must terminate.
+     */
+    private static String firstSpinUnwarmed() throws Exception {
+        PoolCore core = unwarmedPool();
+        lastWorker = null;
+        core.dispatch((Runnable) LifecycleOutOfMemoryProbe::fillHeap, false, 0L);
+        Thread worker = lastWorker;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (worker.isAlive() && !(worker.getState() == Thread.State.WAITING
+                && LockSupport.getBlocker(worker) instanceof Worker)) {
+            if (System.nanoTime() - deadline > 0L) {
+                break;
+            }
+            Thread.onSpinWait();
+        }
+        freeHeap();
+        System.gc();
+        boolean parked = worker.isAlive();
+        Semaphore ran = new Semaphore(0);
+        boolean accepted = true;
+        for (int i = 0; i < 3; i++) {
+            accepted &= core.dispatch((Runnable) ran::release, true, TimeUnit.SECONDS.toNanos(5));
+        }
+        boolean allRan = ran.tryAcquire(3, 5, TimeUnit.SECONDS);
+        core.release();
+        boolean terminated = core.awaitTermination(TimeUnit.SECONDS.toNanos(5));
+        int inLanes = SpinningWorkers.inLanes();
+        return allRan && terminated && inLanes == 0 ? "OK"
+                : "FAILED: the worker's first spin ran on a full heap (the worker " + (parked ? "parked" : "died")
+                + "); then 3 tasks accepted: " + accepted + ", all ran: " + allRan + "; terminated within 5 s: " + terminated + "; workers in a lane by the JVM-wide budget"
+                + " with no pool open: " + inLanes + " of " + SpinningWorkers.MAX_IN_LANES + ", " + core;
     }
 
     /** A pool of one platform worker, without purger and ticker. */

@@ -53,6 +53,17 @@ class LifecycleOutOfMemoryTest {
         runProbe("release-waiter-unwarmed");
     }
 
+    /**
+     * The first spin of a worker in the JVM links the fast lane's {@code VarHandle} call sites, which allocates:
+     * a worker whose first spin comes on a full heap must leave the lane as it found it (PoolCore notes: "every
+     * count changed is restored ... giving back a count allocates nothing"; SpinningWorkers: a worker "gives the
+     * token back when it withdraws ... or leaves").
+     */
+    @Test
+    void aWorkerWhoseFirstSpinRunsOutOfMemoryLeavesTheFastLaneUsable() throws Exception {
+        runProbe("first-spin-unwarmed");
+    }
+
     private static void runProbe(String probe) throws Exception {
         runProbe(LifecycleOutOfMemoryProbe.class, probe);
     }
