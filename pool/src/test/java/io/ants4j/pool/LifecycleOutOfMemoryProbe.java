@@ -56,7 +56,8 @@ final class LifecycleOutOfMemoryProbe {
             case "release-unwarmed" -> releaseUnwarmed();
             case "hand-off-unwarmed" -> handOffUnwarmed();
             case "release-waiter-unwarmed" -> releaseWaiterUnwarmed();
-            case "first-spin-unwarmed" -> firstSpinUnwarmed();
+            case "first-spin-unwarmed" -> firstSpinUnwarmed(false);
+            case "first-spin-loop-unwarmed" -> firstSpinUnwarmed(true);
             default -> "unknown probe " + args[0];
         };
         System.out.println(result);
@@ -235,9 +236,18 @@ final class LifecycleOutOfMemoryProbe {
      * The first task of the JVM fills the heap (on its worker) and returns: the worker's first spin in the fast
      * lane, the first in this JVM, runs on a full heap. Whatever it throws, the lane must be left usable: no
      * token of the JVM-wide budget kept by a worker that is not in a lane, no task handed to a worker that is not
-     * there. Then the heap is freed; tasks submitted afterwards must run and the pool must terminate.
+     * there. Then the heap is freed; tasks submitted afterwards must run and the pool must terminate. With
+     * {@code entryWarmed}, a spin that withdrew at once (its pool had a waiter) ran before, so the lane's entry is
+     * linked and the first read of the slot in the spin loop is what links on the full heap.
      */
-    private static String firstSpinUnwarmed() throws Exception {
+    private static String firstSpinUnwarmed(boolean entryWarmed) throws Exception {
+        if (entryWarmed) { // a first spin that found its pool's waiter at once: entered and withdrew, no slot read
+            SpinningWorkers scratch = new SpinningWorkers();
+            if (scratch.spin(SpinningWorkers.NONE, () -> true) != SpinningWorkers.WITHDRAWING) {
+                return "the warm-up spin did not withdraw";
+            }
+            scratch.withdrawn();
+        }
         PoolCore core = unwarmedPool();
         lastWorker = null;
         core.dispatch((Runnable) LifecycleOutOfMemoryProbe::fillHeap, false, 0L);

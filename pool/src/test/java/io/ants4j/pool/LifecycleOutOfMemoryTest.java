@@ -64,6 +64,16 @@ class LifecycleOutOfMemoryTest {
         runProbe("first-spin-unwarmed");
     }
 
+    /**
+     * As above, when the lane's entry was linked by a spin that withdrew at once (its pool had a waiter), so that
+     * the first slot read of the spin loop links on the full heap, after the worker entered the lane: no task
+     * submitted afterwards may be handed to that worker, which is gone (no lost task).
+     */
+    @Test
+    void aWorkerWhoseFirstSpinLoopRunsOutOfMemoryLosesNoLaterTask() throws Exception {
+        runProbe("first-spin-loop-unwarmed");
+    }
+
     private static void runProbe(String probe) throws Exception {
         runProbe(LifecycleOutOfMemoryProbe.class, probe);
     }
