@@ -58,6 +58,7 @@ final class LifecycleOutOfMemoryProbe {
             case "release-waiter-unwarmed" -> releaseWaiterUnwarmed();
             case "first-spin-unwarmed" -> firstSpinUnwarmed(false);
             case "first-spin-loop-unwarmed" -> firstSpinUnwarmed(true);
+            case "first-withdrawal-unwarmed" -> firstWithdrawalUnwarmed();
             default -> "unknown probe " + args[0];
         };
         System.out.println(result);
@@ -276,6 +277,21 @@ final class LifecycleOutOfMemoryProbe {
                 : "FAILED: the worker's first spin ran on a full heap (the worker " + (parked ? "parked" : "died")
                 + "); then 3 tasks accepted: " + accepted + ", all ran: " + allRan + "; terminated within 5 s: " + terminated + "; workers in a lane by the JVM-wide budget"
                 + " with no pool open: " + inLanes + " of " + SpinningWorkers.MAX_IN_LANES + ", " + core;
+    }
+
+    /**
+     * The spin itself linked (a lane of no pool: a worker entered, read the slot once, and withdrew, as one of a
+     * pool that got a waiter at its second read would), but no withdrawing worker has reached its pool yet: the
+     * first task then fills the heap, its worker spins in vain, withdraws and, in its revert, is the first to
+     * take a worker out of the lane in this JVM, on the full heap.
+     */
+    private static String firstWithdrawalUnwarmed() throws Exception {
+        SpinningWorkers scratch = new SpinningWorkers();
+        int[] reads = {0};
+        if (scratch.spin(SpinningWorkers.NONE, () -> reads[0]++ > 0) != SpinningWorkers.WITHDRAWING) {
+            return "the warm-up spin did not withdraw";
+        }
+        return firstSpinUnwarmed(false);
     }
 
     /** A pool of one platform worker, without purger and ticker. */

@@ -74,6 +74,16 @@ class LifecycleOutOfMemoryTest {
         runProbe("first-spin-loop-unwarmed");
     }
 
+    /**
+     * As above, when the spin is linked but no withdrawn worker has reached its pool yet: the revert that takes
+     * the worker out of the lane is the first in the JVM, on a full heap. PoolCore.revertWorker: the withdrawing
+     * worker "is taken out of it in the same critical section, whatever the outcome (even an exception ...)".
+     */
+    @Test
+    void aWorkerWhoseFirstWithdrawalRunsOutOfMemoryLosesNoLaterTask() throws Exception {
+        runProbe("first-withdrawal-unwarmed");
+    }
+
     private static void runProbe(String probe) throws Exception {
         runProbe(LifecycleOutOfMemoryProbe.class, probe);
     }
