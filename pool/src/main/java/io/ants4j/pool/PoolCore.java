@@ -787,8 +787,8 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             lock.lock();
             locked = true;
             if (withdrawing) {
-                withdrawing = false;
                 Object handed = lane.withdrawn();
+                withdrawing = false; // after: if the swap threw, the finally frees the lane
                 if (handed != SpinningWorkers.NONE) {
                     return handed; // a submitter handed it a payload as it withdrew: that submission succeeded
                 }

@@ -133,6 +133,35 @@ final class SpinningWorkers {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
+        linkCallSites();
+    }
+
+    /**
+     * Runs every {@code VarHandle} call site of the lane once, on a lane of no pool: the first run of a call site
+     * in the JVM links it, which allocates, and a worker's first spin, withdrawal or hand-off on an exhausted heap
+     * must not fail after it took a token or the slot. Runs before any pool has a lane (class initialization), so
+     * a token of the budget is free; gives back every token it takes.
+     */
+    private static void linkCallSites() {
+        SpinningWorkers scratch = new SpinningWorkers(1);
+        Owner spinning = () -> false;
+        Object payload = new Object();
+        scratch.tryHand(payload); // nobody in the lane
+        scratch.spin(NONE, spinning); // enters, spins once, withdraws
+        scratch.tryHandWithdrawing(payload);
+        scratch.withdrawn(); // takes the payload handed as it withdrew
+        if (takeToken()) {
+            scratch.spin(payload, spinning); // hot: back in the lane, then withdraws
+            scratch.withdrawn();
+        }
+        if (takeToken()) {
+            scratch.slot = SPINNING;
+            scratch.leave();
+        }
+        scratch.slot = payload; // a hot worker busy: the submitter waits for it, in vain
+        scratch.tryHand(payload);
+        scratch.hasSpinner();
+        scratch.idleWorkers();
     }
 
     /** {@code null}, {@link #SPINNING}, or the hot worker's payload; accessed through {@link #SLOT}. */
@@ -166,26 +195,25 @@ final class SpinningWorkers {
      */
     boolean tryHand(Object payload) {
         Object p = payload == null ? NULL : payload;
-        Object v = SLOT.compareAndExchange(this, SPINNING, p);
-        for (int spins = skips > 0 ? 0 : SUBMITTER_SPINS; v != SPINNING;) {
-            if (v == null || v == WITHDRAWING) { // nobody in the lane, or nobody coming back to it
-                return false;
-            }
-            if (--spins < 0) {
-                int s = skips;
-                if (s > 0) {
-                    skips = s - 1;
-                } else {
-                    int m = Math.min(misses + 1, FREE_MISSES + MAX_DOUBLINGS);
-                    misses = m;
-                    skips = m <= FREE_MISSES ? 0 : (1 << (m - FREE_MISSES)) - 1;
+        int spins = skips > 0 ? 0 : SUBMITTER_SPINS;
+        for (Object v; (v = SLOT.compareAndExchange(this, SPINNING, p)) != SPINNING;) {
+            do {
+                if (v == null || v == WITHDRAWING) { // nobody in the lane, or nobody coming back to it
+                    return false;
                 }
-                return false;
-            }
-            Thread.onSpinWait();
-            if ((v = SLOT.getAcquire(this)) == SPINNING) { // read while the hot worker is busy: no CAS traffic
-                v = SLOT.compareAndExchange(this, SPINNING, p);
-            }
+                if (--spins < 0) {
+                    int s = skips;
+                    if (s > 0) {
+                        skips = s - 1;
+                    } else {
+                        int m = Math.min(misses + 1, FREE_MISSES + MAX_DOUBLINGS);
+                        misses = m;
+                        skips = m <= FREE_MISSES ? 0 : (1 << (m - FREE_MISSES)) - 1;
+                    }
+                    return false;
+                }
+                Thread.onSpinWait();
+            } while ((v = SLOT.getAcquire(this)) != SPINNING); // read while the hot worker is busy: no CAS traffic
         }
         if (misses != 0) { // written only when it changes: the slot shares its cache line
             misses = 0;
@@ -241,7 +269,7 @@ final class SpinningWorkers {
             IN_LANES.decrementAndGet();
             return WITHDRAWING;
         }
-        Object v = SLOT.getAcquire(this); // a submitter won the race: its payload is there
+        Object v = slot; // a submitter won the race: its payload is there (a volatile read: no call site to link)
         return v == NULL ? null : v;
     }
 
@@ -263,7 +291,7 @@ final class SpinningWorkers {
      * @return false if no worker was withdrawing, or it reached its pool first
      */
     boolean tryHandWithdrawing(Object payload) {
-        return SLOT.getVolatile(this) == WITHDRAWING // a read first: most submitters find no worker withdrawing
+        return slot == WITHDRAWING // a (volatile) read first: most submitters find no worker withdrawing
                 && SLOT.compareAndSet(this, WITHDRAWING, payload == null ? NULL : payload);
     }
 
