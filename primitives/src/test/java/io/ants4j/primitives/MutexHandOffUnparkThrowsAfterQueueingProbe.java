@@ -4,10 +4,9 @@ import static io.ants4j.primitives.UnparkFailureProbe.parked;
 import static io.ants4j.primitives.UnparkFailureProbe.startVirtual;
 import static io.ants4j.primitives.UnparkFailureProbe.until;
 
+import io.ants4j.primitives.MutexLostHandOffProbe.SwitchingScheduler;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -18,9 +17,9 @@ import java.util.concurrent.TimeoutException;
  *   <li>{@code hand-off-unpark-throws-but-the-thread-runs}: a {@link Mutex} in starvation mode with a virtual thread
  *       at the head and two platform threads behind it. The unlock hands the lock to the head, whose scheduler queues
  *       its continuation and then throws (as JDK 21's ForkJoinPool does when it has queued a task and cannot start a
- *       worker thread: an OutOfMemoryError escapes execute, and the task runs later on a carrier it has). The unlock
- *       takes the hand-off over "in the lost thread's stead" and hands the lock to the next waiter; when the head's
- *       continuation then runs, the head must not take the lock that waiter holds.</li>
+ *       worker thread: an OutOfMemoryError escapes execute, and the task runs later on a carrier it has). Whatever
+ *       the unlock does about the waiter it could not unpark, when the head's continuation then runs, two threads
+ *       must never hold the lock at once (a take-over "in the lost thread's stead", tried once, let them).</li>
  * </ul>
  */
 final class MutexHandOffUnparkThrowsAfterQueueingProbe {
@@ -36,41 +35,6 @@ final class MutexHandOffUnparkThrowsAfterQueueingProbe {
         });
     }
 
-    /** Runs continuations on new carriers, holds them, or holds them and then throws from execute. */
-    static final class QueueingScheduler implements Executor {
-        static final int RUN = 0;
-        static final int HOLD = 1;
-        static final int HOLD_THEN_THROW = 2;
-        volatile int mode = RUN;
-        final LinkedBlockingQueue<Runnable> held = new LinkedBlockingQueue<>();
-
-        @Override
-        public void execute(Runnable continuation) {
-            switch (mode) {
-                case HOLD -> held.add(continuation);
-                case HOLD_THEN_THROW -> {
-                    held.add(continuation);
-                    // JDK 25 retries an OutOfMemoryError from execute; an InternalError stands for JDK 21's, as in UnparkFailureProbe
-                    throw new InternalError("injected: the scheduler queued the continuation, then failed");
-                }
-                default -> carrier(continuation);
-            }
-        }
-
-        void runHeld() {
-            mode = RUN;
-            for (Runnable r; (r = held.poll()) != null;) {
-                carrier(r);
-            }
-        }
-
-        private static void carrier(Runnable continuation) {
-            Thread carrier = new Thread(continuation, "carrier");
-            carrier.setDaemon(true);
-            carrier.start();
-        }
-    }
-
     private static Thread platform(Runnable body) {
         Thread t = new Thread(body);
         t.setDaemon(true);
@@ -81,7 +45,7 @@ final class MutexHandOffUnparkThrowsAfterQueueingProbe {
     private static String handOffUnparkThrowsButTheThreadRuns() throws Exception {
         Mutex m = new Mutex();
         m.lock();
-        QueueingScheduler scheduler = new QueueingScheduler();
+        SwitchingScheduler scheduler = new SwitchingScheduler();
         CompletableFuture<String> headGot = new CompletableFuture<>();
         Thread head = startVirtual(scheduler, () -> {
             m.lock();
@@ -93,7 +57,7 @@ final class MutexHandOffUnparkThrowsAfterQueueingProbe {
         long queued = System.nanoTime();
         long past = 3 * Mutex.STARVATION_THRESHOLD_NANOS;
         until(() -> System.nanoTime() - queued > past);
-        scheduler.mode = QueueingScheduler.HOLD;
+        scheduler.mode = SwitchingScheduler.HOLD;
         m.unlock();
         if (!until(() -> !scheduler.held.isEmpty())) {
             return "FAIL: setup: the unlock did not wake the first waiter (" + m + ")";
@@ -125,7 +89,7 @@ final class MutexHandOffUnparkThrowsAfterQueueingProbe {
         }
         long allQueued = System.nanoTime();
         until(() -> System.nanoTime() - allQueued > past); // the platform waiters have waited over 1 ms too
-        scheduler.mode = QueueingScheduler.HOLD_THEN_THROW;
+        scheduler.mode = SwitchingScheduler.HOLD_THEN_THROW;
         String unlock;
         try {
             m.unlock(); // hands the lock to the head: its continuation is queued, and execute throws

@@ -13,12 +13,9 @@ import java.util.concurrent.TimeoutException;
  * Run in a JVM of its own by {@link MutexLostChainTest}, as {@link MutexLostHandOffProbe}; prints {@code OK} last,
  * or {@code FAIL: } and what went wrong.
  * <ul>
- *   <li>{@code starvation-hand-off-through-many-lost-waiters}: a {@link Mutex} in starvation mode with many virtual
- *       threads queued at the head whose unparks will throw (the JDK has lost them) and a platform thread behind
- *       them; one unlock, called on a thread with the platform's default stack, must hand the lock past all of the
- *       lost ones to the platform waiter.</li>
- *   <li>{@code normal-wake-through-many-lost-waiters}: the same in normal mode: the unlock's wake-up must reach the
- *       platform waiter behind the lost ones.</li>
+ *   <li>{@code normal-wake-through-many-lost-waiters}: a {@link Mutex} in normal mode with many virtual threads
+ *       queued at the head whose unparks will throw and a platform thread behind them; one unlock, called on a
+ *       thread with the platform's default stack, must wake the platform waiter past all of them.</li>
  * </ul>
  */
 final class MutexLostChainProbe {
@@ -31,39 +28,16 @@ final class MutexLostChainProbe {
 
     public static void main(String[] args) {
         ProbeReport.printAndHalt(() -> switch (args[0]) {
-            case "starvation-hand-off-through-many-lost-waiters" -> throughManyLostWaiters(true);
-            case "normal-wake-through-many-lost-waiters" -> throughManyLostWaiters(false);
+            case "normal-wake-through-many-lost-waiters" -> throughManyLostWaiters();
             default -> "FAIL: unknown probe " + args[0];
         });
     }
 
-    private static String throughManyLostWaiters(boolean starving) throws Exception {
+    private static String throughManyLostWaiters() throws Exception {
         Mutex m = new Mutex();
         m.lock();
         SwitchingScheduler scheduler = new SwitchingScheduler();
-        if (starving) {
-            Thread head = startVirtual(scheduler, m::lock);
-            if (!until(() -> parked(head) && m.toString().endsWith("waiters=1]"))) {
-                return "FAIL: setup: the first waiter did not queue (" + m + ")";
-            }
-            long queued = System.nanoTime();
-            long past = 3 * Mutex.STARVATION_THRESHOLD_NANOS;
-            until(() -> System.nanoTime() - queued > past);
-            scheduler.mode = SwitchingScheduler.HOLD;
-            m.unlock();
-            if (!until(() -> !scheduler.held.isEmpty())) {
-                return "FAIL: setup: the unlock did not wake the first waiter (" + m + ")";
-            }
-            if (!m.tryLock()) {
-                return "FAIL: setup: the lock could not be taken again (" + m + ")";
-            }
-            scheduler.runHeld();
-            if (!until(() -> parked(head) && m.toString().endsWith("[locked, starving, waiters=1]"))) {
-                return "FAIL: setup: the beaten waiter did not turn starvation mode on (" + m + ")";
-            }
-        }
-        int first = starving ? 1 : 0;
-        for (int i = first; i < LOST; i++) {
+        for (int i = 0; i < LOST; i++) {
             startVirtual(scheduler, m::lock);
         }
         String all = "waiters=" + LOST + "]";
@@ -107,7 +81,7 @@ final class MutexLostChainProbe {
             got = "nothing: still " + later.getState() + " " + WAIT_MS + " ms after the unlock, the mutex " + m;
         }
         return got.equals("acquired") ? "OK"
-                : "FAIL: " + (starving ? "in starvation mode" : "in normal mode") + ", with " + LOST + " lost waiters"
+                : "FAIL: in normal mode, with " + LOST + " lost waiters"
                         + " ahead of a platform one, the unlock " + unlocked + " and the platform waiter got " + got
                         + " (CHANGELOG, Fixed: \"a Mutex whose woken waiter could not be unparked wakes later"
                         + " waiters\")";

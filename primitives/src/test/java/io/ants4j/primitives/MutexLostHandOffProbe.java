@@ -28,26 +28,22 @@ final class MutexLostHandOffProbe {
     private MutexLostHandOffProbe() {
     }
 
-    public static void main(String[] args) throws Exception {
-        String result;
-        try {
-            result = switch (args[0]) {
-                case "starvation-hand-off-to-a-lost-waiter" -> starvationHandOffToALostWaiter();
-                default -> "FAIL: unknown probe " + args[0];
-            };
-        } catch (Throwable t) {
-            result = "FAIL: the probe threw " + t;
-        }
-        System.out.println(result);
-        System.out.flush();
-        Runtime.getRuntime().halt(0); // threads left parked for ever must not keep the JVM alive
+    public static void main(String[] args) {
+        ProbeReport.printAndHalt(() -> switch (args[0]) {
+            case "starvation-hand-off-to-a-lost-waiter" -> starvationHandOffToALostWaiter();
+            default -> "FAIL: unknown probe " + args[0];
+        });
     }
 
-    /** A virtual-thread scheduler that runs continuations on new carriers, holds them, or rejects them. */
+    /**
+     * A virtual-thread scheduler that runs continuations on new carriers, holds them, rejects them, or holds them and
+     * then throws (as JDK 21's ForkJoinPool may when it queued the task and cannot start a worker thread).
+     */
     static final class SwitchingScheduler implements Executor {
         static final int RUN = 0;
         static final int HOLD = 1;
         static final int REJECT = 2;
+        static final int HOLD_THEN_THROW = 3;
         volatile int mode = RUN;
         final LinkedBlockingQueue<Runnable> held = new LinkedBlockingQueue<>();
 
@@ -56,6 +52,11 @@ final class MutexLostHandOffProbe {
             switch (mode) {
                 case HOLD -> held.add(continuation);
                 case REJECT -> throw new RejectedExecutionException("injected: the virtual thread's scheduler rejects it");
+                case HOLD_THEN_THROW -> {
+                    held.add(continuation);
+                    // JDK 25 retries an OutOfMemoryError from execute; an InternalError stands for JDK 21's, as in UnparkFailureProbe
+                    throw new InternalError("injected: the scheduler queued the continuation, then failed");
+                }
                 default -> carrier(continuation);
             }
         }

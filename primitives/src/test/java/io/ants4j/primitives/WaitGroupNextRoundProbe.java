@@ -27,19 +27,11 @@ final class WaitGroupNextRoundProbe {
     private WaitGroupNextRoundProbe() {
     }
 
-    public static void main(String[] args) throws Exception {
-        String result;
-        try {
-            result = switch (args[0]) {
-                case "add-starting-the-next-round" -> addStartingTheNextRound();
-                default -> "FAIL: unknown probe " + args[0];
-            };
-        } catch (Throwable t) {
-            result = "FAIL: the probe threw " + t;
-        }
-        System.out.println(result);
-        System.out.flush();
-        Runtime.getRuntime().halt(0); // threads left parked for ever must not keep the JVM alive
+    public static void main(String[] args) {
+        ProbeReport.printAndHalt(() -> switch (args[0]) {
+            case "add-starting-the-next-round" -> addStartingTheNextRound();
+            default -> "FAIL: unknown probe " + args[0];
+        });
     }
 
     private static String addStartingTheNextRound() throws Exception {
