@@ -157,6 +157,8 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     private final long expiryNanos;
     private final long tickNanos;
 
+    /** This pool's mark in the lane's slot while one of its workers withdraws (see {@link SpinningWorkers}). */
+    private final Object withdrawingMark = SpinningWorkers.newWithdrawingMark();
     private final SpinLock lock = new SpinLock();
     /** Submitters waiting for a worker, served first come, first served; guarded by the lock. */
     private final Waiters waiters = new Waiters();
@@ -365,6 +367,11 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     }
 
     @Override
+    public Object withdrawingMark() {
+        return withdrawingMark;
+    }
+
+    @Override
     public int cap() {
         return capacity;
     }
@@ -487,7 +494,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
                         }
                         return true;
                     }
-                    if (lane.tryHandWithdrawing(payload)) { // idle, on its way from the lane to the queue
+                    if (lane.tryHandWithdrawing(payload, this)) { // idle, on its way from the lane to the queue
                         return true;
                     }
                     int cap = capacity;

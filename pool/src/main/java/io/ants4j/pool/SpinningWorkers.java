@@ -74,6 +74,32 @@ final class SpinningWorkers {
          * closed (reverting retires the worker, so a released pool does not wait for a spin to run out).
          */
         boolean stopsSpinning();
+
+        /**
+         * What the slot holds while a worker of this pool withdraws ({@link #newWithdrawingMark}, one per pool): only
+         * a submitter of the same pool hands a payload to that worker ({@link #tryHandWithdrawing}), since it may
+         * have withdrawn to serve a submitter waiting in its pool. The default, one mark for every owner that keeps
+         * it, is for a lane no other pool shares.
+         */
+        default Object withdrawingMark() {
+            return SOLE_POOL_MARK;
+        }
+    }
+
+    /** The {@linkplain Owner#withdrawingMark mark} of a pool that shares its lane with no other. */
+    private static final Object SOLE_POOL_MARK = new WithdrawingMark();
+
+    /** A pool's mark in the slot while one of its workers withdraws. */
+    private static final class WithdrawingMark {
+        @Override
+        public String toString() {
+            return "WITHDRAWING";
+        }
+    }
+
+    /** Makes a pool's {@linkplain Owner#withdrawingMark mark}. */
+    static Object newWithdrawingMark() {
+        return new WithdrawingMark();
     }
 
     /** Returned to a worker that must take the slow path (revert and park). */
@@ -93,8 +119,8 @@ final class SpinningWorkers {
     };
 
     /**
-     * In the slot: the worker in the lane has withdrawn and not yet reached its pool's idle queue. Also what
-     * {@link #spin} returns to that worker, which then must have its pool call {@link #withdrawn}.
+     * What {@link #spin} returns to a worker that has withdrawn and not yet reached its pool's idle queue (the slot
+     * then holds its pool's {@linkplain Owner#withdrawingMark mark}): its pool must call {@link #withdrawn}.
      */
     static final Object WITHDRAWING = new Object() {
         @Override
@@ -148,7 +174,7 @@ final class SpinningWorkers {
         Object payload = new Object();
         scratch.tryHand(payload); // nobody in the lane
         scratch.spin(NONE, spinning); // enters, spins once, withdraws
-        scratch.tryHandWithdrawing(payload);
+        scratch.tryHandWithdrawing(payload, spinning);
         scratch.withdrawn(); // takes the payload handed as it withdrew
         if (takeToken()) {
             scratch.spin(payload, spinning); // hot: back in the lane, then withdraws
@@ -198,7 +224,7 @@ final class SpinningWorkers {
         int spins = skips > 0 ? 0 : SUBMITTER_SPINS;
         for (Object v; (v = SLOT.compareAndExchange(this, SPINNING, p)) != SPINNING;) {
             do {
-                if (v == null || v == WITHDRAWING) { // nobody in the lane, or nobody coming back to it
+                if (v == null || v instanceof WithdrawingMark) { // nobody in the lane, or nobody coming back to it
                     return false;
                 }
                 if (--spins < 0) {
@@ -234,7 +260,7 @@ final class SpinningWorkers {
      */
     int idleWorkers() {
         Object v = SLOT.getAcquire(this);
-        return v == SPINNING || v == WITHDRAWING ? 1 : 0;
+        return v == SPINNING || v instanceof WithdrawingMark ? 1 : 0;
     }
 
     /**
@@ -265,7 +291,7 @@ final class SpinningWorkers {
             }
             Thread.onSpinWait();
         }
-        if (SLOT.compareAndSet(this, SPINNING, WITHDRAWING)) {
+        if (SLOT.compareAndSet(this, SPINNING, owner.withdrawingMark())) {
             IN_LANES.decrementAndGet();
             return WITHDRAWING;
         }
@@ -283,16 +309,17 @@ final class SpinningWorkers {
     }
 
     /**
-     * Hands {@code payload} to the worker withdrawing from the lane: idle, on its way to its pool's idle queue,
-     * it runs the payload instead ({@link #withdrawn}). Called by a submitter that holds its pool's lock and
+     * Hands {@code payload} to the worker of {@code owner} withdrawing from the lane: idle, on its way to its pool's
+     * idle queue, it runs the payload instead ({@link #withdrawn}). Called by a submitter that holds its pool's lock and
      * found no worker on the idle queue, before it starts a new one or waits, so that a worker counted idle is
      * not passed over.
      *
      * @return false if no worker was withdrawing, or it reached its pool first
      */
-    boolean tryHandWithdrawing(Object payload) {
-        return slot == WITHDRAWING // a (volatile) read first: most submitters find no worker withdrawing
-                && SLOT.compareAndSet(this, WITHDRAWING, payload == null ? NULL : payload);
+    boolean tryHandWithdrawing(Object payload, Owner owner) {
+        Object mark = owner.withdrawingMark();
+        return slot == mark // a (volatile) read first: most submitters find no worker of their pool withdrawing
+                && SLOT.compareAndSet(this, mark, payload == null ? NULL : payload);
     }
 
     /**
@@ -305,7 +332,7 @@ final class SpinningWorkers {
      */
     Object withdrawn() {
         Object v = SLOT.getAndSet(this, null);
-        return v == WITHDRAWING ? NONE : v == NULL ? null : v;
+        return v instanceof WithdrawingMark ? NONE : v == NULL ? null : v;
     }
 
     /** Submissions left that skip spinning (for tests). */

@@ -182,7 +182,11 @@ public final class SingleFlight<K, V> {
             linkStateChanges();
         } finally {
             if (interrupted) {
-                Thread.currentThread().interrupt();
+                try {
+                    Thread.currentThread().interrupt();
+                } catch (Throwable t) {
+                    // a Thread subclass whose interrupt() throws: the class must not be left unusable for it
+                }
             }
         }
     }

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ants4j.primitives.SingleFlight.Result;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -231,8 +232,13 @@ class SingleFlightTest {
                 .thenCompose(old -> flight.submit("key", () -> "new from callback", Runnable::run));
         runner.release();
         assertEquals(new Result<>("old", true), get(runner.caller()));
-        assertEquals(new Result<>("new", false), get(again));
-        assertEquals(new Result<>("new from callback", false), get(fromCallback));
+        // The two new calls may overlap (the woken thread and the callback run at once), and then one joins the
+        // other's: each is given a new call's value, never the old one.
+        Set<Object> newValues = Set.of("new", "new from callback");
+        Object againValue = get(again).value();
+        Object callbackValue = get(fromCallback).value();
+        assertTrue(newValues.contains(againValue), () -> "the call made again was given " + againValue);
+        assertTrue(newValues.contains(callbackValue), () -> "the callback's call was given " + callbackValue);
     }
 
     /** submit registers the key before it returns: a run made then joins, even before the call started. */
