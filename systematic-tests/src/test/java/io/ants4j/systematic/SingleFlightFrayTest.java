@@ -125,6 +125,7 @@ class SingleFlightFrayTest {
         AtomicBoolean release = new AtomicBoolean();
         AtomicBoolean waiterTook = new AtomicBoolean();
         AtomicBoolean waiterDone = new AtomicBoolean();
+        AtomicBoolean interruptSent = new AtomicBoolean();
         Thread runner = start("runner", () -> {
             Result<Integer> result = flight.run("key", () -> {
                 entered.set(true);
@@ -141,6 +142,7 @@ class SingleFlightFrayTest {
             try {
                 Result<Integer> result = flight.run("key", () -> fail("the waiter ran the function"));
                 assertEquals(new Result<>(1, true), result);
+                FrayThreads.until("the interrupt sent", interruptSent::get); // it may come after the value
                 assertTrue(Thread.interrupted(), "took the value but lost its interrupt");
                 waiterTook.set(true);
             } catch (InterruptedException e) {
@@ -150,7 +152,10 @@ class SingleFlightFrayTest {
             }
         });
         untilParked(waiter);
-        Thread interrupter = start("interrupter", waiter::interrupt);
+        Thread interrupter = start("interrupter", () -> {
+            waiter.interrupt();
+            interruptSent.set(true);
+        });
         release.set(true);
         join(interrupter, waiter, runner);
     }
