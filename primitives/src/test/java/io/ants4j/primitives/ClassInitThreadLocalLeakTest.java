@@ -39,7 +39,7 @@ class ClassInitThreadLocalLeakTest {
     }
 
     /** Whether the loader is collected within {@code GC_ROUNDS} collections, each followed by a bounded wait. */
-    private static boolean collected(WeakReference<ClassLoader> ref, ReferenceQueue<ClassLoader> q)
+    static boolean collected(WeakReference<ClassLoader> ref, ReferenceQueue<ClassLoader> q)
             throws InterruptedException {
         for (int i = 0; i < GC_ROUNDS && !ref.refersTo(null); i++) {
             System.gc();

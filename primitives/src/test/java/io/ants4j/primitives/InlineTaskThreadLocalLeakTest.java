@@ -3,7 +3,6 @@ package io.ants4j.primitives;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.net.URL;
@@ -27,9 +26,6 @@ import org.junit.jupiter.api.Test;
  */
 class InlineTaskThreadLocalLeakTest {
 
-    private static final long GC_WAIT_MILLIS = 200;
-    private static final int GC_ROUNDS = 25;
-
     /** In a fresh loader of the library: a group that runs its task inline on this thread; go, then await. */
     @SuppressWarnings("unchecked")
     private static WeakReference<ClassLoader> runOneTaskInlineInFreshLoader(ReferenceQueue<ClassLoader> q)
@@ -45,18 +41,6 @@ class InlineTaskThreadLocalLeakTest {
         List<String> results = (List<String>) c.getMethod("await").invoke(group);
         assertTrue(results.equals(List.of("done")), () -> "results: " + results);
         return new WeakReference<>(loader, q);
-    }
-
-    private static boolean collected(WeakReference<ClassLoader> ref, ReferenceQueue<ClassLoader> q)
-            throws InterruptedException {
-        for (int i = 0; i < GC_ROUNDS && !ref.refersTo(null); i++) {
-            System.gc();
-            Reference<?> r = q.remove(GC_WAIT_MILLIS);
-            if (r == ref) {
-                return true;
-            }
-        }
-        return ref.refersTo(null);
     }
 
     /** Runs the task on a platform thread that stays alive ({@code keepAlive}) or ends, then checks the loader. */
@@ -89,7 +73,7 @@ class InlineTaskThreadLocalLeakTest {
                 t.join(10_000);
                 assertFalse(t.isAlive(), "the thread did not end");
             }
-            return collected(ref.get(), q);
+            return ClassInitThreadLocalLeakTest.collected(ref.get(), q);
         } finally {
             end.countDown();
             t.join(10_000);
