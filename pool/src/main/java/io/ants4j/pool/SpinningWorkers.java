@@ -153,23 +153,45 @@ final class SpinningWorkers {
 
     private static final VarHandle SLOT;
 
+    /** Whether the call sites are linked: no lane is made before ({@link #link}). */
+    private static volatile boolean linked;
+
     static {
         try {
             SLOT = MethodHandles.lookup().findVarHandle(SpinningWorkers.class, "slot", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
-        linkCallSites();
+        try {
+            link();
+        } catch (Throwable t) {
+            // an exhausted heap: the first lane made links, or throws (a failed initialization would be final)
+        }
     }
 
     /**
-     * Runs every {@code VarHandle} call site of the lane once, on a lane of no pool: the first run of a call site
-     * in the JVM links it, which allocates, and a worker's first spin, withdrawal or hand-off on an exhausted heap
-     * must not fail after it took a token or the slot. Runs before any pool has a lane (class initialization), so
-     * a token of the budget is free; gives back every token it takes.
+     * Runs every {@code VarHandle} call site of the lane once, on a scratch lane of no pool: the first run of a call
+     * site in the JVM links it, which allocates, and a worker's first spin, withdrawal or hand-off on an exhausted
+     * heap must not fail after it took a token or the slot. Class initialization links, and if that runs out of
+     * memory the first lane's constructor does (the JVM refuses for good a class whose initialization threw). No
+     * lane is made before, so no worker holds a token: one the linking took is given back if it fails halfway.
      */
-    private static void linkCallSites() {
-        SpinningWorkers scratch = new SpinningWorkers(1);
+    private static synchronized void link() {
+        if (linked) {
+            return;
+        }
+        try {
+            runEachCallSite();
+            linked = true;
+        } finally {
+            if (!linked) {
+                IN_LANES.set(0);
+            }
+        }
+    }
+
+    private static void runEachCallSite() {
+        SpinningWorkers scratch = new SpinningWorkers(1, true);
         Owner spinning = () -> false;
         Object payload = new Object();
         scratch.tryHand(payload); // nobody in the lane
@@ -211,6 +233,14 @@ final class SpinningWorkers {
      * steps wide instead of a thousand spins).
      */
     SpinningWorkers(int workerSpins) {
+        if (!linked) {
+            link(); // before the lane exists: on a heap still exhausted no lane is made
+        }
+        this.workerSpins = workerSpins;
+    }
+
+    /** The scratch lane of {@link #runEachCallSite}. */
+    private SpinningWorkers(int workerSpins, boolean scratch) {
         this.workerSpins = workerSpins;
     }
 

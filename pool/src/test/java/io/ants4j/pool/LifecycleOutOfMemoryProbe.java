@@ -45,6 +45,8 @@ final class LifecycleOutOfMemoryProbe {
     private static volatile Thread lastWorker;
 
     private static volatile Object[] hog;
+    /** What {@link #withFullHeapBut} leaves free. */
+    private static volatile byte[] reserve;
 
     private LifecycleOutOfMemoryProbe() {
     }
@@ -389,9 +391,16 @@ final class LifecycleOutOfMemoryProbe {
 
     /** Runs {@code call} on a new thread once that thread has filled the heap; returns what it threw, or null. */
     private static Throwable withFullHeap(Runnable call) throws InterruptedException {
+        return withFullHeapBut(0, call);
+    }
+
+    /** As {@link #withFullHeap}, with about {@code margin} bytes left free. */
+    static Throwable withFullHeapBut(int margin, Runnable call) throws InterruptedException {
         Throwable[] thrown = new Throwable[1];
         Thread victim = Thread.ofPlatform().start(() -> {
+            reserve = new byte[margin];
             fillHeap();
+            reserve = null;
             try {
                 call.run();
             } catch (Throwable t) {

@@ -46,10 +46,19 @@ public final class Once {
      * What marks an action done (done here, the state of Lazy, the fast-path fields of func and
      * value) runs after the action, on a heap it may have exhausted; the first run in the JVM of a
      * VarHandle call site links it, which allocates, so class initialization runs each path once
-     * on throwaway instances (linkStateChanges).
+     * on throwaway instances (linkStateChanges), or, if that ran out of memory, the first
+     * constructor, func or value does (CallSiteLinking).
      */
 
     private static final VarHandle DONE;
+
+    /** Links the call sites before any Once has state (see {@link CallSiteLinking}). */
+    private static final CallSiteLinking LINKING = new CallSiteLinking() {
+        @Override
+        void runEachCallSite() {
+            linkStateChanges();
+        }
+    };
 
     static {
         try {
@@ -57,7 +66,7 @@ public final class Once {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
-        linkStateChanges();
+        LINKING.attempt();
     }
 
     /**
@@ -81,6 +90,7 @@ public final class Once {
 
     /** Creates a {@code Once} that has not run anything yet. */
     public Once() {
+        LINKING.ensure();
     }
 
     /**
@@ -131,6 +141,7 @@ public final class Once {
      * @throws NullPointerException if {@code action} is null
      */
     public static Runnable func(Runnable action) {
+        LINKING.ensure();
         return new OnceFunc(Objects.requireNonNull(action, "action"));
     }
 
@@ -151,6 +162,7 @@ public final class Once {
      * @throws NullPointerException if {@code supplier} is null
      */
     public static <T> Supplier<T> value(Supplier<T> supplier) {
+        LINKING.ensure();
         return new OnceValue<>(Objects.requireNonNull(supplier, "supplier"));
     }
 

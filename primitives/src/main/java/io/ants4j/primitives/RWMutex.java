@@ -122,13 +122,26 @@ public final class RWMutex implements ReadWriteLock {
 
     private static final VarHandle STATE;
 
+    /** Links the call sites before any read-write mutex has state (see {@link CallSiteLinking}). */
+    private static final CallSiteLinking LINKING = new CallSiteLinking() {
+        @Override
+        void runEachCallSite() {
+            linkStateChanges();
+        }
+    };
+
     static {
         try {
             STATE = MethodHandles.lookup().findVarHandle(RWMutex.class, "state", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
-        RWMutex linking = new RWMutex(); // links the call sites a write lock runs after taking the inner Mutex
+        LINKING.attempt();
+    }
+
+    /** Runs once, on a throwaway mutex, the call sites a write lock runs after taking the inner Mutex. */
+    private static void linkStateChanges() {
+        RWMutex linking = new RWMutex();
         linking.writeLock().lock();
         linking.writeLock().unlock();
     }
@@ -146,6 +159,7 @@ public final class RWMutex implements ReadWriteLock {
 
     /** Creates an unlocked read-write mutex. */
     public RWMutex() {
+        LINKING.ensure();
     }
 
     /**

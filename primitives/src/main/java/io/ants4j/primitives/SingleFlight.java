@@ -137,8 +137,8 @@ public final class SingleFlight<K, V> {
      * CompletableFuture.supplyAsync whose completion fails does. A StackOverflowError in the completion is
      * out of reach, as in every primitive (README): its waiting callers may then wait for ever. The first
      * run of each VarHandle call site in the JVM links it, which allocates; class initialization runs every
-     * one, and the futures' completions, on throwaway calls (linkStateChanges), so a completion on an
-     * exhausted heap finds them linked.
+     * one, and the futures' completions, on throwaway calls (linkStateChanges; if that runs out of memory,
+     * the first constructor does, CallSiteLinking), so a completion on an exhausted heap finds them linked.
      *
      * Interrupted waiters leave their Node on the stack (LEFT) until the completion: a call that
      * runs long under many interrupted waiters holds one small Node for each.
@@ -162,9 +162,15 @@ public final class SingleFlight<K, V> {
     private static final VarHandle STAGE;
     private static final VarHandle STATE;
 
-    private static final ThreadFactory VIRTUAL_THREADS =
-            Thread.ofVirtual().name("ants4j-singleflight-", 0).factory();
-    private static final Executor THREAD_PER_CALL = task -> VIRTUAL_THREADS.newThread(task).start();
+    private static final Executor THREAD_PER_CALL = new ThreadPerCall();
+
+    /** Links the call sites before any SingleFlight has state (see {@link CallSiteLinking}). */
+    private static final CallSiteLinking LINKING = new CallSiteLinking() {
+        @Override
+        void runEachCallSite() {
+            linkStateChanges();
+        }
+    };
 
     static {
         try {
@@ -175,11 +181,19 @@ public final class SingleFlight<K, V> {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
-        // the throwaway hand-overs clear the interrupt status, as a completion does; the initializing thread's
-        // is its own, and is set again
+        LINKING.attempt();
+    }
+
+    /**
+     * Runs on a throwaway call every {@code VarHandle} access a join, a leave, a completion and a
+     * hand-over make: the first run of each call site in the JVM links it, which allocates, and a
+     * completion must not fail for that on a heap its function exhausted. The throwaway hand-overs clear
+     * the interrupt status, as a completion does; the linking thread's is its own, and is set again.
+     */
+    private static void linkStateChanges() {
         boolean interrupted = Thread.interrupted();
         try {
-            linkStateChanges();
+            runStateChanges();
         } finally {
             if (interrupted) {
                 try {
@@ -191,12 +205,7 @@ public final class SingleFlight<K, V> {
         }
     }
 
-    /**
-     * Runs on a throwaway call every {@code VarHandle} access a join, a leave, a completion and a
-     * hand-over make: the first run of each call site in the JVM links it, which allocates, and a
-     * completion must not fail for that on a heap its function exhausted.
-     */
-    private static void linkStateChanges() {
+    private static void runStateChanges() {
         Thread unstarted = new Thread(() -> { }); // unparking a thread not started does nothing
         for (boolean fails : new boolean[] {false, true}) {
             Call<Object> call = new Call<>(null, new CompletableFuture<>());
@@ -239,6 +248,7 @@ public final class SingleFlight<K, V> {
 
     /** Creates a {@code SingleFlight} with no call in flight. */
     public SingleFlight() {
+        LINKING.ensure();
     }
 
     /**
@@ -490,6 +500,28 @@ public final class SingleFlight<K, V> {
             return true;
         } catch (Throwable removalFailure) {
             return false;
+        }
+    }
+
+    /**
+     * Runs each task in a virtual thread of its own. Its thread factory is made by the first submit, not by class
+     * initialization, which must not fail for it (see {@link CallSiteLinking}); nor is it a lambda, whose first
+     * creation allocates far more than an object does.
+     */
+    private static final class ThreadPerCall implements Executor {
+        private volatile ThreadFactory threads;
+
+        @Override
+        public void execute(Runnable task) {
+            ThreadFactory t = threads;
+            (t != null ? t : threads()).newThread(task).start();
+        }
+
+        private synchronized ThreadFactory threads() {
+            if (threads == null) {
+                threads = Thread.ofVirtual().name("ants4j-singleflight-", 0).factory();
+            }
+            return threads;
         }
     }
 

@@ -90,7 +90,8 @@ public final class WaitGroup {
      *
      * The first run in the JVM of a VarHandle call site links it, which allocates, and the release
      * of a round and a task's claim run theirs after the count changed: class initialization runs
-     * them once on a throwaway group (linkStateChanges), before any group has state.
+     * them once on a throwaway group (linkStateChanges), before any group has state, or, if that ran
+     * out of memory, the first constructor does (CallSiteLinking).
      *
      * Happens-before: each add/done is a volatile read-modify-write of the word, so an add reads
      * the effects of all earlier ones; a waiter on the fast path reads the word, a released one
@@ -107,6 +108,14 @@ public final class WaitGroup {
     /** Spin-waits of a waiter before it parks, and again per fall of the counter near zero (tens of microseconds). */
     private static final int SPINS_PER_DONE = NCPU < 2 ? 0 : 1 << 10;
 
+    /** Links the call sites before any group has state (see {@link CallSiteLinking}). */
+    private static final CallSiteLinking LINKING = new CallSiteLinking() {
+        @Override
+        void runEachCallSite() {
+            linkStateChanges();
+        }
+    };
+
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
@@ -115,7 +124,7 @@ public final class WaitGroup {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
-        linkStateChanges();
+        LINKING.attempt();
     }
 
     /**
@@ -144,6 +153,7 @@ public final class WaitGroup {
 
     /** Creates a group whose counter is zero. */
     public WaitGroup() {
+        LINKING.ensure();
     }
 
     /**

@@ -24,7 +24,8 @@ import java.util.concurrent.locks.LockSupport;
  * it, which allocates: were the first grant made on an exhausted heap, its {@code OutOfMemoryError}
  * would come after the owner had counted the waiter out, and the waiter would never be woken. So
  * class initialization runs every path of the queue and of its lock once, on a throwaway queue
- * ({@link #linkStateChanges}), before any owner has state.
+ * ({@link #linkStateChanges}), before any owner has state; if that runs out of memory, the first
+ * queue's constructor does ({@link CallSiteLinking}).
  */
 final class WaitQueue {
     /** Status of a waiter nobody has woken yet. Every wake status is positive. */
@@ -43,13 +44,25 @@ final class WaitQueue {
 
     private static final VarHandle HEAD;
 
+    /** Links the call sites before any queue has state (see {@link CallSiteLinking}). */
+    private static final CallSiteLinking LINKING = new CallSiteLinking() {
+        @Override
+        void runEachCallSite() {
+            linkStateChanges();
+        }
+    };
+
     static {
         try {
             HEAD = MethodHandles.lookup().findVarHandle(WaitQueue.class, "head", Waiter.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
-        linkStateChanges();
+        LINKING.attempt();
+    }
+
+    WaitQueue() {
+        LINKING.ensure();
     }
 
     /**
