@@ -267,8 +267,9 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     /**
      * Runs once, on objects of no pool, the code that changes a pool's state after a count, a queue or the open
      * state has changed: handing a payload or {@code STOP} to a worker taken off the idle queue, granting a
-     * waiting submitter its outcome, waking the threads waiting for termination, and a worker's admission (its
-     * thread's first step, and a failed start taking it back). The first run of each
+     * waiting submitter its outcome, a waiting submitter's reads of its outcome, waking the threads waiting for
+     * termination, and a worker's admission (its thread's first steps, up to its first payload, and a failed start
+     * taking it back). The first run of each
      * {@code VarHandle} call site in the JVM links it, which allocates: were that first run a release or a
      * hand-off on an exhausted heap, its {@code OutOfMemoryError} would leave a worker off the queue without its
      * payload or {@code STOP}, a submitter out of the list without an outcome, or a started worker counted with
@@ -277,11 +278,15 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
      */
     private void linkStateChanges() {
         Worker linking = new Worker(this, Worker.PARKED);
-        linking.run(); // not admitted: the admission CAS fails and the run returns at once
-        linking.revoke(); // nothing to take back: fails too
+        linking.run(); // not admitted: returns at once
+        linking.revoke(); // nothing to take back: fails
         linking.hand(Worker.STOP); // takes PARKED out: the unpark runs too, on no thread
         new Worker(this, Worker.PARKED).finish(); // the same through the stop of an idle worker (LostThreads)
-        new Waiters.Waiter(null).grantLocked(Waiters.WAITING);
+        new Worker(this, Worker.STOP).runInCallingThread(); // admitted, takes STOP, exits: live.remove finds nothing
+        Waiters waiting = new Waiters();
+        Waiters.Waiter withdrawn = new Waiters.Waiter(null);
+        waiting.add(withdrawn);
+        waiting.withdraw(withdrawn); // reads the grant, then grants WITHDRAWN
         termination.broadcast();
     }
 

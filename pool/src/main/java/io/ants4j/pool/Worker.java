@@ -153,7 +153,7 @@ final class Worker implements Runnable {
      *                                     now; whatever else {@code Thread.start()} throws propagates likewise
      */
     void start() {
-        ADMISSION.setRelease(this, ADMITTED); // publishes the first payload and the thread to a started thread
+        admit();
         try {
             thread.start();
         } catch (Throwable t) {
@@ -162,6 +162,22 @@ final class Worker implements Runnable {
             }
             // the worker already runs in the thread: it is the worker's thread, and the start succeeded
         }
+    }
+
+    /** Lets the first run in {@link #thread} go on; publishes the first payload and the thread to a started thread. */
+    private void admit() {
+        ADMISSION.setRelease(this, ADMITTED);
+    }
+
+    /**
+     * Runs this worker, made with {@link #STOP} as its first payload, in the calling thread as its own thread would
+     * run it: its admission, its first take and its exit, which touch no count of the pool. For
+     * {@link PoolCore}'s linking of the call sites a worker's thread runs first.
+     */
+    void runInCallingThread() {
+        thread = Thread.currentThread();
+        admit();
+        run();
     }
 
     /** Takes back an admission the worker has not used; whether it had not, so the worker never runs. */
@@ -250,10 +266,8 @@ final class Worker implements Runnable {
 
     /** Waits for the next payload and empties the slot. Interrupts do not end the wait: only STOP does. */
     private Object take() {
+        SLOT.compareAndSet(this, EMPTY, PARKED); // fails if a payload is there: the loop then takes it at once
         Object v;
-        if (!SLOT.compareAndSet(this, EMPTY, PARKED)) {
-            return consume(SLOT.getAcquire(this));
-        }
         while ((v = SLOT.getAcquire(this)) == PARKED) {
             LockSupport.park(this);
             // an interrupt aimed at a task that has already finished must not turn park into a busy loop
