@@ -10,7 +10,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -162,7 +161,7 @@ public final class SingleFlight<K, V> {
     private static final VarHandle STAGE;
     private static final VarHandle STATE;
 
-    private static final Executor THREAD_PER_CALL = new ThreadPerCall();
+    private static final Executor THREAD_PER_CALL = new VirtualThreadPerTask("ants4j-singleflight-");
 
     /** Links the call sites before any SingleFlight has state (see {@link CallSiteLinking}). */
     private static final CallSiteLinking LINKING = new CallSiteLinking() {
@@ -500,28 +499,6 @@ public final class SingleFlight<K, V> {
             return true;
         } catch (Throwable removalFailure) {
             return false;
-        }
-    }
-
-    /**
-     * Runs each task in a virtual thread of its own. Its thread factory is made by the first submit, not by class
-     * initialization, which must not fail for it (see {@link CallSiteLinking}); nor is it a lambda, whose first
-     * creation allocates far more than an object does.
-     */
-    private static final class ThreadPerCall implements Executor {
-        private volatile ThreadFactory threads;
-
-        @Override
-        public void execute(Runnable task) {
-            ThreadFactory t = threads;
-            (t != null ? t : threads()).newThread(task).start();
-        }
-
-        private synchronized ThreadFactory threads() {
-            if (threads == null) {
-                threads = Thread.ofVirtual().name("ants4j-singleflight-", 0).factory();
-            }
-            return threads;
         }
     }
 

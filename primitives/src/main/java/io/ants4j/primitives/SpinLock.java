@@ -77,13 +77,26 @@ public final class SpinLock implements Lock {
 
     private static final VarHandle STATE;
 
+    /** Links the call sites before any lock has state (see {@link CallSiteLinking}). */
+    private static final CallSiteLinking LINKING = new CallSiteLinking() {
+        @Override
+        void runEachCallSite() {
+            linkStateChanges();
+        }
+    };
+
     static {
         try {
             STATE = MethodHandles.lookup().findVarHandle(SpinLock.class, "state", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
-        SpinLock linking = new SpinLock(); // links unlock's call sites before any lock is held
+        LINKING.attempt();
+    }
+
+    /** Links unlock's call sites before any lock is held, on a throwaway lock. */
+    private static void linkStateChanges() {
+        SpinLock linking = new SpinLock();
         linking.lock();
         linking.unlock();
     }
@@ -95,6 +108,7 @@ public final class SpinLock implements Lock {
 
     /** Creates an unlocked spin lock whose backoff grows to 16 yields between attempts, as in ants. */
     public SpinLock() {
+        LINKING.ensure();
         this.maxBackoff = DEFAULT_MAX_BACKOFF;
     }
 
@@ -110,6 +124,7 @@ public final class SpinLock implements Lock {
         if (maxBackoff < 1) {
             throw new IllegalArgumentException("maxBackoff must be at least 1, was " + maxBackoff);
         }
+        LINKING.ensure();
         this.maxBackoff = maxBackoff;
     }
 

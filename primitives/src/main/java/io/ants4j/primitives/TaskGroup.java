@@ -11,7 +11,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 
 /**
  * A group of tasks working on parts of one job: the port of Go's {@code errgroup.Group}. {@link #go}
@@ -162,11 +161,18 @@ public final class TaskGroup<T> implements AutoCloseable {
     private static final int FULL = 2;
     private static final int QUEUED = 3;
 
-    private static final ThreadFactory VIRTUAL_THREADS = Thread.ofVirtual().name("ants4j-task-", 0).factory();
-    private static final Executor THREAD_PER_TASK = task -> VIRTUAL_THREADS.newThread(task).start();
+    private static final Executor THREAD_PER_TASK = new VirtualThreadPerTask("ants4j-task-");
+
+    /** Links the call sites before any group has state (see {@link CallSiteLinking}). */
+    private static final CallSiteLinking LINKING = new CallSiteLinking() {
+        @Override
+        void runEachCallSite() {
+            linkStateChanges();
+        }
+    };
 
     static {
-        linkStateChanges();
+        LINKING.attempt();
     }
 
     private final Executor executor;
@@ -183,6 +189,7 @@ public final class TaskGroup<T> implements AutoCloseable {
     private int suppressed;
 
     private TaskGroup(int limit, Executor executor) {
+        LINKING.ensure();
         this.executor = Objects.requireNonNull(executor, "executor");
         this.slots = new TaskSlots(limit);
         this.lock = slots.lock;
@@ -192,7 +199,8 @@ public final class TaskGroup<T> implements AutoCloseable {
      * Runs, inline on a throwaway group, a task that submits another, then cancels the group: every path of a
      * member's run, call and return, nested or not, and of a cancellation. The first run of each
      * {@code VarHandle} call site in the JVM links it, which allocates: were a member's claim the first, on an
-     * exhausted heap, its run would end before it could count the task down. The initializing thread's record of
+     * exhausted heap, its run would end before it could count the task down. Class initialization runs it, or, if
+     * that ran out of memory, the first constructor ({@link CallSiteLinking}). The linking thread's record of
      * the task it calls is a JDK array, empty again afterwards, so it pins nothing of the library.
      */
     private static void linkStateChanges() {
