@@ -170,7 +170,7 @@ public final class SingleFlight<K, V> {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             WAITERS = lookup.findVarHandle(Call.class, "waiters", Object.class);
-            STAGE = lookup.findVarHandle(Call.class, "stage", int.class);
+            STAGE = lookup.findVarHandle(Submitted.class, "stage", int.class);
             STATE = lookup.findVarHandle(Node.class, "state", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -199,7 +199,7 @@ public final class SingleFlight<K, V> {
     private static void linkStateChanges() {
         Thread unstarted = new Thread(() -> { }); // unparking a thread not started does nothing
         for (boolean fails : new boolean[] {false, true}) {
-            Call<Object> call = new Call<>(null, new CompletableFuture<>());
+            Submitted<Object> call = new Submitted<>(new CompletableFuture<>());
             call.claim(STARTED);
             Node left = new Node(unstarted);
             call.join(left);
@@ -259,7 +259,7 @@ public final class SingleFlight<K, V> {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(fn, "fn");
         Thread self = Thread.currentThread();
-        Call<V> mine = new Call<>(self, null);
+        Call<V> mine = new Call<>(self);
         Node node = null;
         for (;;) {
             Call<V> inFlight = register(key, mine);
@@ -335,7 +335,7 @@ public final class SingleFlight<K, V> {
         Objects.requireNonNull(fn, "fn");
         Objects.requireNonNull(executor, "executor");
         CompletableFuture<Result<V>> future = new CompletableFuture<>();
-        Call<V> mine = new Call<>(null, future);
+        Submitted<V> mine = new Submitted<>(future);
         Runnable task = () -> runAsync(key, mine, fn);
         Node node = null;
         for (;;) {
@@ -406,7 +406,7 @@ public final class SingleFlight<K, V> {
         return call.outcome();
     }
 
-    private CompletableFuture<Result<V>> start(K key, Call<V> call, Runnable task, Executor executor) {
+    private CompletableFuture<Result<V>> start(K key, Submitted<V> call, Runnable task, Executor executor) {
         try {
             executor.execute(task);
         } catch (Throwable refusal) {
@@ -422,7 +422,7 @@ public final class SingleFlight<K, V> {
         return call.owner;
     }
 
-    private void runAsync(K key, Call<V> call, Callable<? extends V> fn) {
+    private void runAsync(K key, Submitted<V> call, Callable<? extends V> fn) {
         if (call.claim(STARTED)) {
             call.runner = Thread.currentThread();
             callAndComplete(key, call, fn);
@@ -461,10 +461,9 @@ public final class SingleFlight<K, V> {
      */
     private void complete(K key, Call<V> call, V value, Throwable failure) {
         // The completing thread's interrupt is its own: the dependents of joined futures that the hand-over
-        // may run in this thread are other callers' code. One set meanwhile (sent to this thread, or left by a
-        // dependent: the two cannot be told apart) is kept from the next future's dependents and set again at
-        // the end.
-        call.interruptedDuringHandOver = Thread.interrupted();
+        // may run in this thread are other callers' code. The hand-over clears it before it completes each
+        // future (one set meanwhile, sent to this thread or left by a dependent: the two cannot be told apart),
+        // and it is set again at the end; a call with no future to complete leaves it alone.
         try {
             call.value = value;
             call.failure = failure;
@@ -473,7 +472,7 @@ public final class SingleFlight<K, V> {
             }
             call.handOver(call.publish());
         } finally {
-            if (call.interruptedDuringHandOver | Thread.interrupted()) {
+            if (call.interruptedDuringHandOver) {
                 Thread.currentThread().interrupt();
             }
         }
@@ -493,17 +492,13 @@ public final class SingleFlight<K, V> {
         }
     }
 
-    /** A call in flight or completed; see the implementation notes. */
-    private static final class Call<V> {
+    /** A call of run in flight or completed; see the implementation notes. */
+    private static class Call<V> {
         /** The thread running the function: set before it runs; read to detect a recursive run. */
         Thread runner;
-        /** The future of the submit that started the call; null for a call of run. */
-        final CompletableFuture<Result<V>> owner;
         /** The outcome: written before publish(), read after it. */
         V value;
         Throwable failure;
-        /** {@link #failure} as the futures are failed with it; made by the completing thread. */
-        private Throwable futureFailure;
         /**
          * Whether the completing thread's interrupt status was set before or during the hand-over; written and
          * read by that thread only.
@@ -516,22 +511,18 @@ public final class SingleFlight<K, V> {
         /** null, a stack of Nodes, or COMPLETED. */
         @SuppressWarnings("unused") // accessed through WAITERS
         volatile Object waiters;
-        /** A submitted call: PENDING until its task starts it (STARTED) or its executor refuses it (REFUSED). */
-        @SuppressWarnings("unused") // accessed through STAGE
-        volatile int stage;
 
-        Call(Thread runner, CompletableFuture<Result<V>> owner) {
+        Call(Thread runner) {
             this.runner = runner;
-            this.owner = owner;
+        }
+
+        /** The future of the submit that started the call; null for a call of run. */
+        CompletableFuture<Result<V>> owner() {
+            return null;
         }
 
         boolean isCompleted() {
             return WAITERS.getAcquire(this) == COMPLETED;
-        }
-
-        /** Moves a submitted call from PENDING to {@code next}; returns whether this caller did. */
-        boolean claim(int next) {
-            return STAGE.compareAndSet(this, PENDING, next);
         }
 
         /** Pushes {@code node} unless the call is completed; returns whether it did. */
@@ -559,6 +550,7 @@ public final class SingleFlight<K, V> {
          * others, and is not rethrown: it concerns the caller it failed to reach.
          */
         void handOver(Node joined) {
+            CompletableFuture<Result<V>> owner = owner();
             int waiting = owner == null || !owner.isDone() ? 1 : 0;
             for (Node node = joined; node != null; node = node.next) {
                 if (node.waiter instanceof Thread ? node.move(WAITING, CLAIMED)
@@ -585,22 +577,24 @@ public final class SingleFlight<K, V> {
                     }
                 }
             }
+            Throwable futureFailure = null; // made for the first future, given to every one
             for (Node node = joined; node != null; node = node.next) {
                 if (node.waiter instanceof CompletableFuture<?> future) {
-                    completeQuietly(future, noResult);
+                    futureFailure = completeQuietly(future, noResult, futureFailure);
                 }
             }
             if (owner != null) {
-                completeQuietly(owner, noResult);
+                completeQuietly(owner, noResult, futureFailure);
             }
         }
 
         /**
          * Completes {@code future} with the outcome (with {@code noResult}, the error that kept the result
          * from being made, if it was). Completing may fail on a heap the function exhausted; the future is
-         * then failed with that if it can be.
+         * then failed with that if it can be. Returns {@code futureFailure}, the function's throwable as
+         * futures are failed with it, made by the first call that needs it (see {@link #futureFailure}).
          */
-        private void completeQuietly(CompletableFuture<?> future, Throwable noResult) {
+        private Throwable completeQuietly(CompletableFuture<?> future, Throwable noResult, Throwable futureFailure) {
             @SuppressWarnings("unchecked")
             CompletableFuture<Result<V>> taker = (CompletableFuture<Result<V>>) future;
             if (Thread.interrupted()) { // kept from the next caller's dependents, set again after the hand-over
@@ -608,7 +602,10 @@ public final class SingleFlight<K, V> {
             }
             try {
                 if (failure != null) {
-                    taker.completeExceptionally(futureFailure());
+                    if (futureFailure == null) {
+                        futureFailure = futureFailure(failure);
+                    }
+                    taker.completeExceptionally(futureFailure);
                 } else if (result != null) {
                     taker.complete(result);
                 } else {
@@ -621,26 +618,23 @@ public final class SingleFlight<K, V> {
                     // no memory even for that: this future stays incomplete (see the implementation notes)
                 }
             }
+            return futureFailure;
         }
 
         /**
-         * What a future is failed with: the function's throwable in a {@link CompletionException}, made once,
+         * What a future is failed with: the function's throwable in a {@link CompletionException}, made once
+         * per completion,
          * so that {@code get} reports that throwable itself as the cause of its {@code ExecutionException},
          * whatever it is (a {@code CancellationException} alone would read as a cancelled wait, and a
          * {@code CompletionException} alone would be unwrapped); the throwable itself if there is no memory
          * for the wrapper.
          */
-        private Throwable futureFailure() {
-            Throwable wrapped = futureFailure;
-            if (wrapped == null) {
-                try {
-                    wrapped = new CompletionException(failure);
-                } catch (Throwable noMemory) {
-                    wrapped = failure;
-                }
-                futureFailure = wrapped;
+        private static Throwable futureFailure(Throwable failure) {
+            try {
+                return new CompletionException(failure);
+            } catch (Throwable noMemory) {
+                return failure;
             }
-            return wrapped;
         }
 
         /**
@@ -669,6 +663,33 @@ public final class SingleFlight<K, V> {
                 LockSupport.park(this);
             }
             return outcome();
+        }
+    }
+
+    /**
+     * A call started by submit: the fields only it needs are kept out of a call of run, which the uncontended
+     * path allocates.
+     */
+    private static final class Submitted<V> extends Call<V> {
+        /** The future of the submit that started the call. */
+        final CompletableFuture<Result<V>> owner;
+        /** PENDING until its task starts it (STARTED) or its executor refuses it (REFUSED). */
+        @SuppressWarnings("unused") // accessed through STAGE
+        volatile int stage;
+
+        Submitted(CompletableFuture<Result<V>> owner) {
+            super(null);
+            this.owner = owner;
+        }
+
+        @Override
+        CompletableFuture<Result<V>> owner() {
+            return owner;
+        }
+
+        /** Moves the call from PENDING to {@code next}; returns whether this caller did. */
+        boolean claim(int next) {
+            return STAGE.compareAndSet(this, PENDING, next);
         }
     }
 
