@@ -86,13 +86,36 @@ public final class SingleFlight<K, V> {
      * a map remove, as the hand-rolled map of futures does.
      *
      * A Call's word, waiters, is null (in flight, nobody joined), a Treiber stack of Nodes (in flight,
-     * joined), or COMPLETED. Joining is a CAS that pushes a Node unless the word is COMPLETED, and
-     * completing is one getAndSet to COMPLETED that takes the whole stack: so every join happens
-     * either before the completion, and is given the outcome, or after it, and fails; a caller whose
-     * join fails registers again (the key was removed before the completion, or replace() takes out a
-     * call left in the map, below). The outcome (value, failure) is written before that getAndSet and
-     * read only after it, by the callers it hands the outcome to, so plain fields are enough.
+     * joined), or COMPLETED. Joining is a CAS that pushes a Node unless the word is COMPLETED, made inside
+     * calls.computeIfPresent(key, ...) and only if the key still maps to that call (joinOrReplace): a join
+     * happens under the lock of the key's bin, while the call is registered. A Call is registered once (by
+     * putIfAbsent, or by a computeIfPresent that puts it in place of a completed call) and never again
+     * after it is removed. Completing takes the stack and sets the word COMPLETED, in one of two ways.
      *
+     * - The completion's remove(key, call) returned true, at its first try (the uncontended path): no join
+     *   can follow it, so a read of the stack and a release store of COMPLETED (publishAlone) do, with no
+     *   atomic read-modify-write (on the uncontended path that one locked instruction would add a fifth to
+     *   the map's own four). Why no join can follow: a join's computeIfPresent must find the key mapped to
+     *   the call, and after the removal nothing maps it again. Why the completion sees every join before it:
+     *   the join and the removal both hold the lock of the key's bin (ConcurrentHashMap locks the bin's
+     *   head node for every update; a resize moves a bin under that lock, and an update that finds the bin
+     *   moved locks the new one after reading the new table), so a join ordered before the removal
+     *   happens-before it; this is also the map's documented memory consistency: actions before placing an
+     *   element (the join runs before its computeIfPresent places the call again) happen-before actions
+     *   after that element's removal in another thread.
+     * - Otherwise (the key was forgotten, or the removal threw, twice or once: a call whose removal threw
+     *   may still be in the map, where callers may still join it): one getAndSet to COMPLETED (publish)
+     *   takes the whole stack, and CAS against getAndSet orders every join before the completion or after
+     *   it. After a forget no join can follow either, by the argument above, but this rare path does not
+     *   lean on it.
+     *
+     * So every join happens either before the completion, and is given the outcome, or after it, and fails:
+     * only a completed call whose removal threw is found in the map, and the caller whose join failed puts
+     * its own call in its place in the same computeIfPresent; a caller that does not find the call it saw
+     * registers again. The outcome (value, failure) is written before the store of COMPLETED (release or
+     * getAndSet) and read only after it, by the callers it hands the outcome to (through a Node's state, a
+     * future, or isCompleted's acquire), so plain fields are enough.
+
      * Order of a completion: remove the key (remove(key, call): a forget() and a newer call for the
      * key are left alone), publish, then hand over in three steps. First count the callers still
      * waiting: a waiting thread's Node is CLAIMED by a CAS from WAITING, which the thread itself races
@@ -109,8 +132,10 @@ public final class SingleFlight<K, V> {
      * when it cannot add a worker): then whichever came first decides, and a task run after the
      * refusal does nothing.
      *
-     * Failures. Every allocation of a caller comes before the state it changes: the Call, the Node and the
-     * submit task before the key is registered or the stack pushed; the InterruptedException of a leaving
+     * Failures. Every allocation of a caller comes before the state it changes: the Call, the Node, the
+     * submit task and joinOrReplace's function before the key is registered or the stack pushed (the map's
+     * computeIfPresent allocates, helping a resize, and calls the key's methods only before it calls the
+     * function, and does neither after it when it returns a call); the InterruptedException of a leaving
      * waiter after it has left (an OutOfMemoryError then leaves it gone with its interrupt status set). The
      * map's insert itself may throw after it inserted the key (treeifying a bin calls the keys' compareTo
      * and allocates, as a resize and a counter cell do): the caller then fails its own call with that
@@ -209,7 +234,7 @@ public final class SingleFlight<K, V> {
             call.join(new Node(new CompletableFuture<Result<Object>>()));
             call.isCompleted();
             call.failure = fails ? new IllegalStateException("linking") : null;
-            call.handOver(call.publish());
+            call.handOver(fails ? call.publish() : call.publishAlone());
             call.join(new Node(unstarted));
             try {
                 call.awaitOutcome(given);
@@ -273,10 +298,11 @@ public final class SingleFlight<K, V> {
             if (node == null) {
                 node = new Node(self);
             }
-            if (inFlight.join(node)) {
+            Call<V> joinedOrMine = joinOrReplace(key, inFlight, node, mine);
+            if (joinedOrMine == inFlight) {
                 return inFlight.awaitOutcome(node);
             }
-            if (calls.replace(key, inFlight, mine)) {
+            if (joinedOrMine == mine) {
                 return runHere(key, mine, fn);
             }
         }
@@ -346,10 +372,11 @@ public final class SingleFlight<K, V> {
             if (node == null) {
                 node = new Node(future);
             }
-            if (inFlight.join(node)) {
+            Call<V> joinedOrMine = joinOrReplace(key, inFlight, node, mine);
+            if (joinedOrMine == inFlight) {
                 return future;
             }
-            if (calls.replace(key, inFlight, mine)) {
+            if (joinedOrMine == mine) {
                 return start(key, mine, task, executor);
             }
         }
@@ -399,6 +426,18 @@ public final class SingleFlight<K, V> {
             complete(key, call, null, registrationFailure);
             throw registrationFailure;
         }
+    }
+
+    /**
+     * Joins {@code inFlight}, under the lock of its key's bin in the map, if it is still registered for
+     * {@code key}: pushes {@code node} and returns {@code inFlight}; or, if {@code inFlight} has completed
+     * (its removal threw, so it was left in the map), registers {@code mine} in its place and returns
+     * {@code mine}; returns something else (another call, or null) if {@code key} no longer maps to
+     * {@code inFlight}. A join can only happen while the key maps to the call: see the implementation notes.
+     */
+    private Call<V> joinOrReplace(K key, Call<V> inFlight, Node node, Call<V> mine) {
+        return calls.computeIfPresent(key,
+                (k, current) -> current != inFlight ? current : inFlight.join(node) ? inFlight : mine);
     }
 
     private Result<V> runHere(K key, Call<V> call, Callable<? extends V> fn) throws ExecutionException {
@@ -467,10 +506,7 @@ public final class SingleFlight<K, V> {
         try {
             call.value = value;
             call.failure = failure;
-            if (!unregister(key, call)) {
-                unregister(key, call); // once more: a key's equals may have failed for a moment
-            }
-            call.handOver(call.publish());
+            call.handOver(unregister(key, call) ? call.publishAlone() : call.publish());
         } finally {
             if (call.interruptedDuringHandOver) {
                 Thread.currentThread().interrupt();
@@ -479,15 +515,21 @@ public final class SingleFlight<K, V> {
     }
 
     /**
-     * Removes {@code key} if {@code call} is registered for it; returns false if the removal threw (the key's
-     * {@code equals} or {@code hashCode}, or the map with no memory to untreeify the key's bin): the completed
-     * call then stays in the map until the next caller for the key replaces it (see run and submit).
+     * Removes {@code key} if {@code call} is registered for it; returns whether this removed it, at the first
+     * try: then no caller can join {@code call} any more. A removal that throws (the key's {@code equals} or
+     * {@code hashCode}, or the map with no memory to untreeify the key's bin) is tried once more (a key's
+     * equals may fail for a moment), and this returns false; if that throws too, the completed call stays in
+     * the map until the next caller for the key replaces it (see joinOrReplace).
      */
     private boolean unregister(K key, Call<V> call) {
         try {
-            calls.remove(key, call);
-            return true;
+            return calls.remove(key, call);
         } catch (Throwable removalFailure) {
+            try {
+                calls.remove(key, call);
+            } catch (Throwable again) {
+                // left in the map: see the implementation notes
+            }
             return false;
         }
     }
@@ -538,9 +580,22 @@ public final class SingleFlight<K, V> {
             return false;
         }
 
-        /** Marks the call completed; returns the stack of the callers that joined it. */
+        /**
+         * Marks the call completed; returns the stack of the callers that joined it. Atomic: callers may still
+         * be joining.
+         */
         Node publish() {
             return (Node) WAITERS.getAndSet(this, COMPLETED);
+        }
+
+        /**
+         * {@link #publish} once no caller can join the call any more (its completion removed its key): a read
+         * and a release store instead of an atomic exchange.
+         */
+        Node publishAlone() {
+            Node joined = (Node) WAITERS.getAcquire(this);
+            WAITERS.setRelease(this, COMPLETED);
+            return joined;
         }
 
         /**
