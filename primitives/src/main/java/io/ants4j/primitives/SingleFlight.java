@@ -112,9 +112,10 @@ public final class SingleFlight<K, V> {
      * So every join happens either before the completion, and is given the outcome, or after it, and fails:
      * only a completed call whose removal threw is found in the map, and the caller whose join failed puts
      * its own call in its place in the same computeIfPresent; a caller that does not find the call it saw
-     * registers again. The outcome (value, failure) is written before the store of COMPLETED (release or
-     * getAndSet) and read only after it, by the callers it hands the outcome to (through a Node's state, a
-     * future, or isCompleted's acquire), so plain fields are enough.
+     * registers again. The outcome (value, failure) is written by the completing thread before the hand-over
+     * and read only by the callers the hand-over gives it to (after a Node's state GIVEN, or through a future),
+     * so plain fields are enough; a call of run that nobody joined has no hand-over, and its caller takes its
+     * outcome from what the function returned or threw: it writes nothing after the removal but COMPLETED.
 
      * Order of a completion: remove the key (remove(key, call): a forget() and a newer call for the
      * key are left alone), publish, then hand over in three steps. First count the callers still
@@ -440,9 +441,25 @@ public final class SingleFlight<K, V> {
                 (k, current) -> current != inFlight ? current : inFlight.join(node) ? inFlight : mine);
     }
 
+    /**
+     * Calls {@code fn} in this thread, the caller of run, completes {@code call} with what it returned or threw,
+     * and returns this caller's outcome: made from that, and from the hand-over's record if the completion made
+     * one (a call nobody joined is completed with no hand-over and leaves its fields unwritten).
+     */
     private Result<V> runHere(K key, Call<V> call, Callable<? extends V> fn) throws ExecutionException {
-        callAndComplete(key, call, fn);
-        return call.outcome();
+        V value = null;
+        Throwable failure = null;
+        try {
+            value = fn.call();
+        } catch (Throwable t) {
+            failure = t;
+        }
+        completeAfterCall(key, call, value, failure);
+        if (failure != null) {
+            throw new ExecutionException(failure);
+        }
+        Result<V> shared = call.result;
+        return shared != null ? shared : new Result<>(value, call.shared);
     }
 
     private CompletableFuture<Result<V>> start(K key, Submitted<V> call, Runnable task, Executor executor) {
@@ -464,25 +481,24 @@ public final class SingleFlight<K, V> {
     private void runAsync(K key, Submitted<V> call, Callable<? extends V> fn) {
         if (call.claim(STARTED)) {
             call.runner = Thread.currentThread();
-            callAndComplete(key, call, fn);
+            V value = null;
+            Throwable failure = null;
+            try {
+                value = fn.call();
+            } catch (Throwable t) {
+                failure = t;
+            }
+            completeAfterCall(key, call, value, failure);
         }
     }
 
     /**
-     * Calls {@code fn} and completes {@code call} with what it returned or threw. An
-     * {@link InterruptedException} of {@code fn} sets the calling thread's interrupt status again, after
-     * the completion: the dependents of joined futures that the completion runs in this thread are
-     * other callers' code, which the interrupt must not reach (the completion keeps an interrupt status
-     * it finds away from them the same way).
+     * Completes {@code call} with what its function returned or threw. An {@link InterruptedException} of the
+     * function sets the calling thread's interrupt status again, after the completion: the dependents of
+     * joined futures that the completion runs in this thread are other callers' code, which the interrupt must
+     * not reach (the completion keeps an interrupt status it finds away from them the same way).
      */
-    private void callAndComplete(K key, Call<V> call, Callable<? extends V> fn) {
-        V value = null;
-        Throwable failure = null;
-        try {
-            value = fn.call();
-        } catch (Throwable t) {
-            failure = t;
-        }
+    private void completeAfterCall(K key, Call<V> call, V value, Throwable failure) {
         try {
             complete(key, call, value, failure);
         } finally {
@@ -493,8 +509,9 @@ public final class SingleFlight<K, V> {
     }
 
     /**
-     * Completes {@code call}: removes its key, publishes its outcome and hands it to every caller that
-     * joined it, and to the future of the {@code submit} that started it. Throws nothing: the caller that
+     * Completes {@code call}: removes its key, marks it completed and hands its outcome to every caller that
+     * joined it, and to the future of the {@code submit} that started it; a call of run that nobody joined
+     * needs no hand-over (its caller makes its outcome from what the function returned or threw). Throws nothing: the caller that
      * ran the function is given its outcome, as every other caller is, whatever failed on the way to
      * another caller.
      */
@@ -504,9 +521,12 @@ public final class SingleFlight<K, V> {
         // future (one set meanwhile, sent to this thread or left by a dependent: the two cannot be told apart),
         // and it is set again at the end; a call with no future to complete leaves it alone.
         try {
-            call.value = value;
-            call.failure = failure;
-            call.handOver(unregister(key, call) ? call.publishAlone() : call.publish());
+            Node joined = unregister(key, call) ? call.publishAlone() : call.publish();
+            if (joined != null || call.owner() != null) {
+                call.value = value;
+                call.failure = failure;
+                call.handOver(joined);
+            }
         } finally {
             if (call.interruptedDuringHandOver) {
                 Thread.currentThread().interrupt();
@@ -538,7 +558,7 @@ public final class SingleFlight<K, V> {
     private static class Call<V> {
         /** The thread running the function: set before it runs; read to detect a recursive run. */
         Thread runner;
-        /** The outcome: written before publish(), read after it. */
+        /** The outcome: written before the hand-over, read by the callers it hands the outcome to. */
         V value;
         Throwable failure;
         /**
