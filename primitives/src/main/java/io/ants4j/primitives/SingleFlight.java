@@ -458,8 +458,8 @@ public final class SingleFlight<K, V> {
         if (failure != null) {
             throw new ExecutionException(failure);
         }
-        Result<V> shared = call.result;
-        return shared != null ? shared : new Result<>(value, call.shared);
+        Result<V> record = call.result;
+        return record != null ? record : new Result<>(value, call.shared);
     }
 
     private CompletableFuture<Result<V>> start(K key, Submitted<V> call, Runnable task, Executor executor) {
@@ -511,9 +511,9 @@ public final class SingleFlight<K, V> {
     /**
      * Completes {@code call}: removes its key, marks it completed and hands its outcome to every caller that
      * joined it, and to the future of the {@code submit} that started it; a call of run that nobody joined
-     * needs no hand-over (its caller makes its outcome from what the function returned or threw). Throws nothing: the caller that
-     * ran the function is given its outcome, as every other caller is, whatever failed on the way to
-     * another caller.
+     * needs no hand-over (its caller makes its outcome from what the function returned or threw). Throws
+     * nothing: the caller that ran the function is given its outcome, as every other caller is, whatever
+     * failed on the way to another caller.
      */
     private void complete(K key, Call<V> call, V value, Throwable failure) {
         // The completing thread's interrupt is its own: the dependents of joined futures that the hand-over
@@ -554,7 +554,7 @@ public final class SingleFlight<K, V> {
         }
     }
 
-    /** A call of run in flight or completed; see the implementation notes. */
+    /** A call in flight or completed (of run; a submitted call is a Submitted); see the implementation notes. */
     private static class Call<V> {
         /** The thread running the function: set before it runs; read to detect a recursive run. */
         Thread runner;
