@@ -85,13 +85,37 @@ public final class SingleFlight<K, V> {
      * a map remove, as the hand-rolled map of futures does.
      *
      * A Call's word, waiters, is null (in flight, nobody joined), a Treiber stack of Nodes (in flight,
-     * joined), or COMPLETED. Joining is a CAS that pushes a Node unless the word is COMPLETED, and
-     * completing is one getAndSet to COMPLETED that takes the whole stack: so every join happens
-     * either before the completion, and is given the outcome, or after it, and fails; a caller whose
-     * join fails registers again (the key was removed before the completion, or replace() takes out a
-     * call left in the map, below). The outcome (value, failure) is written before that getAndSet and
-     * read only after it, by the callers it hands the outcome to, so plain fields are enough.
+     * joined), or COMPLETED. Joining is a CAS that pushes a Node unless the word is COMPLETED, made inside
+     * calls.computeIfPresent(key, ...) and only if the key still maps to that call (joinOrReplace): a join
+     * happens under the lock of the key's bin, while the call is registered. A Call is registered once (by
+     * putIfAbsent, or by a computeIfPresent that puts it in place of a completed call) and never again
+     * after it is removed. Completing takes the stack and sets the word COMPLETED, in one of two ways.
      *
+     * - The completion's remove(key, call) returned true, at its first try (the uncontended path): no join
+     *   can follow it, so a read of the stack and a release store of COMPLETED (publishAlone) do, with no
+     *   atomic read-modify-write (on the uncontended path that one locked instruction would add a fifth to
+     *   the map's own four). Why no join can follow: a join's computeIfPresent must find the key mapped to
+     *   the call, and after the removal nothing maps it again. Why the completion sees every join before it:
+     *   the join and the removal both hold the lock of the key's bin (ConcurrentHashMap locks the bin's
+     *   head node for every update; a resize moves a bin under that lock, and an update that finds the bin
+     *   moved locks the new one after reading the new table), so a join ordered before the removal
+     *   happens-before it; this is also the map's documented memory consistency: actions before placing an
+     *   element (the join runs before its computeIfPresent places the call again) happen-before actions
+     *   after that element's removal in another thread.
+     * - Otherwise (the key was forgotten, or the removal threw, twice or once: a call whose removal threw
+     *   may still be in the map, where callers may still join it): one getAndSet to COMPLETED (publish)
+     *   takes the whole stack, and CAS against getAndSet orders every join before the completion or after
+     *   it. After a forget no join can follow either, by the argument above, but this rare path does not
+     *   lean on it.
+     *
+     * So every join happens either before the completion, and is given the outcome, or after it, and fails:
+     * only a completed call whose removal threw is found in the map, and the caller whose join failed puts
+     * its own call in its place in the same computeIfPresent; a caller that does not find the call it saw
+     * registers again. The outcome (value, failure) is written by the completing thread before the hand-over
+     * and read only by the callers the hand-over gives it to (after a Node's state GIVEN, or through a future),
+     * so plain fields are enough; a call of run that nobody joined has no hand-over, and its caller takes its
+     * outcome from what the function returned or threw: it writes nothing after the removal but COMPLETED.
+
      * Order of a completion: remove the key (remove(key, call): a forget() and a newer call for the
      * key are left alone), publish, then hand over in three steps. First count the callers still
      * waiting: a waiting thread's Node is CLAIMED by a CAS from WAITING, which the thread itself races
@@ -108,8 +132,10 @@ public final class SingleFlight<K, V> {
      * when it cannot add a worker): then whichever came first decides, and a task run after the
      * refusal does nothing.
      *
-     * Failures. Every allocation of a caller comes before the state it changes: the Call, the Node and the
-     * submit task before the key is registered or the stack pushed; the InterruptedException of a leaving
+     * Failures. Every allocation of a caller comes before the state it changes: the Call, the Node, the
+     * submit task and joinOrReplace's function before the key is registered or the stack pushed (the map's
+     * computeIfPresent allocates, helping a resize, and calls the key's methods only before it calls the
+     * function, and does neither after it when it returns a call); the InterruptedException of a leaving
      * waiter after it has left (an OutOfMemoryError then leaves it gone with its interrupt status set). The
      * map's insert itself may throw after it inserted the key (treeifying a bin calls the keys' compareTo
      * and allocates, as a resize and a counter cell do): the caller then fails its own call with that
@@ -175,7 +201,7 @@ public final class SingleFlight<K, V> {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             WAITERS = lookup.findVarHandle(Call.class, "waiters", Object.class);
-            STAGE = lookup.findVarHandle(Call.class, "stage", int.class);
+            STAGE = lookup.findVarHandle(Submitted.class, "stage", int.class);
             STATE = lookup.findVarHandle(Node.class, "state", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -207,7 +233,7 @@ public final class SingleFlight<K, V> {
     private static void runStateChanges() {
         Thread unstarted = new Thread(() -> { }); // unparking a thread not started does nothing
         for (boolean fails : new boolean[] {false, true}) {
-            Call<Object> call = new Call<>(null, new CompletableFuture<>());
+            Submitted<Object> call = new Submitted<>(new CompletableFuture<>());
             call.claim(STARTED);
             Node left = new Node(unstarted);
             call.join(left);
@@ -217,7 +243,7 @@ public final class SingleFlight<K, V> {
             call.join(new Node(new CompletableFuture<Result<Object>>()));
             call.isCompleted();
             call.failure = fails ? new IllegalStateException("linking") : null;
-            call.handOver(call.publish());
+            call.handOver(fails ? call.publish() : call.publishAlone());
             call.join(new Node(unstarted));
             try {
                 call.awaitOutcome(given);
@@ -268,7 +294,7 @@ public final class SingleFlight<K, V> {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(fn, "fn");
         Thread self = Thread.currentThread();
-        Call<V> mine = new Call<>(self, null);
+        Call<V> mine = new Call<>(self);
         Node node = null;
         for (;;) {
             Call<V> inFlight = register(key, mine);
@@ -282,10 +308,11 @@ public final class SingleFlight<K, V> {
             if (node == null) {
                 node = new Node(self);
             }
-            if (inFlight.join(node)) {
+            Call<V> joinedOrMine = joinOrReplace(key, inFlight, node, mine);
+            if (joinedOrMine == inFlight) {
                 return inFlight.awaitOutcome(node);
             }
-            if (calls.replace(key, inFlight, mine)) {
+            if (joinedOrMine == mine) {
                 return runHere(key, mine, fn);
             }
         }
@@ -344,7 +371,7 @@ public final class SingleFlight<K, V> {
         Objects.requireNonNull(fn, "fn");
         Objects.requireNonNull(executor, "executor");
         CompletableFuture<Result<V>> future = new CompletableFuture<>();
-        Call<V> mine = new Call<>(null, future);
+        Submitted<V> mine = new Submitted<>(future);
         Runnable task = () -> runAsync(key, mine, fn);
         Node node = null;
         for (;;) {
@@ -355,10 +382,11 @@ public final class SingleFlight<K, V> {
             if (node == null) {
                 node = new Node(future);
             }
-            if (inFlight.join(node)) {
+            Call<V> joinedOrMine = joinOrReplace(key, inFlight, node, mine);
+            if (joinedOrMine == inFlight) {
                 return future;
             }
-            if (calls.replace(key, inFlight, mine)) {
+            if (joinedOrMine == mine) {
                 return start(key, mine, task, executor);
             }
         }
@@ -410,12 +438,40 @@ public final class SingleFlight<K, V> {
         }
     }
 
-    private Result<V> runHere(K key, Call<V> call, Callable<? extends V> fn) throws ExecutionException {
-        callAndComplete(key, call, fn);
-        return call.outcome();
+    /**
+     * Joins {@code inFlight}, under the lock of its key's bin in the map, if it is still registered for
+     * {@code key}: pushes {@code node} and returns {@code inFlight}; or, if {@code inFlight} has completed
+     * (its removal threw, so it was left in the map), registers {@code mine} in its place and returns
+     * {@code mine}; returns something else (another call, or null) if {@code key} no longer maps to
+     * {@code inFlight}. A join can only happen while the key maps to the call: see the implementation notes.
+     */
+    private Call<V> joinOrReplace(K key, Call<V> inFlight, Node node, Call<V> mine) {
+        return calls.computeIfPresent(key,
+                (k, current) -> current != inFlight ? current : inFlight.join(node) ? inFlight : mine);
     }
 
-    private CompletableFuture<Result<V>> start(K key, Call<V> call, Runnable task, Executor executor) {
+    /**
+     * Calls {@code fn} in this thread, the caller of run, completes {@code call} with what it returned or threw,
+     * and returns this caller's outcome: made from that, and from the hand-over's record if the completion made
+     * one (a call nobody joined is completed with no hand-over and leaves its fields unwritten).
+     */
+    private Result<V> runHere(K key, Call<V> call, Callable<? extends V> fn) throws ExecutionException {
+        V value = null;
+        Throwable failure = null;
+        try {
+            value = fn.call();
+        } catch (Throwable t) {
+            failure = t;
+        }
+        completeAfterCall(key, call, value, failure);
+        if (failure != null) {
+            throw new ExecutionException(failure);
+        }
+        Result<V> record = call.result;
+        return record != null ? record : new Result<>(value, call.shared);
+    }
+
+    private CompletableFuture<Result<V>> start(K key, Submitted<V> call, Runnable task, Executor executor) {
         try {
             executor.execute(task);
         } catch (Throwable refusal) {
@@ -431,28 +487,27 @@ public final class SingleFlight<K, V> {
         return call.owner;
     }
 
-    private void runAsync(K key, Call<V> call, Callable<? extends V> fn) {
+    private void runAsync(K key, Submitted<V> call, Callable<? extends V> fn) {
         if (call.claim(STARTED)) {
             call.runner = Thread.currentThread();
-            callAndComplete(key, call, fn);
+            V value = null;
+            Throwable failure = null;
+            try {
+                value = fn.call();
+            } catch (Throwable t) {
+                failure = t;
+            }
+            completeAfterCall(key, call, value, failure);
         }
     }
 
     /**
-     * Calls {@code fn} and completes {@code call} with what it returned or threw. An
-     * {@link InterruptedException} of {@code fn} sets the calling thread's interrupt status again, after
-     * the completion: the dependents of joined futures that the completion runs in this thread are
-     * other callers' code, which the interrupt must not reach (the completion keeps an interrupt status
-     * it finds away from them the same way).
+     * Completes {@code call} with what its function returned or threw. An {@link InterruptedException} of the
+     * function sets the calling thread's interrupt status again, after the completion: the dependents of
+     * joined futures that the completion runs in this thread are other callers' code, which the interrupt must
+     * not reach (the completion keeps an interrupt status it finds away from them the same way).
      */
-    private void callAndComplete(K key, Call<V> call, Callable<? extends V> fn) {
-        V value = null;
-        Throwable failure = null;
-        try {
-            value = fn.call();
-        } catch (Throwable t) {
-            failure = t;
-        }
+    private void completeAfterCall(K key, Call<V> call, V value, Throwable failure) {
         try {
             complete(key, call, value, failure);
         } finally {
@@ -463,56 +518,58 @@ public final class SingleFlight<K, V> {
     }
 
     /**
-     * Completes {@code call}: removes its key, publishes its outcome and hands it to every caller that
-     * joined it, and to the future of the {@code submit} that started it. Throws nothing: the caller that
-     * ran the function is given its outcome, as every other caller is, whatever failed on the way to
-     * another caller.
+     * Completes {@code call}: removes its key, marks it completed and hands its outcome to every caller that
+     * joined it, and to the future of the {@code submit} that started it; a call of run that nobody joined
+     * needs no hand-over (its caller makes its outcome from what the function returned or threw). Throws
+     * nothing: the caller that ran the function is given its outcome, as every other caller is, whatever
+     * failed on the way to another caller.
      */
     private void complete(K key, Call<V> call, V value, Throwable failure) {
         // The completing thread's interrupt is its own: the dependents of joined futures that the hand-over
-        // may run in this thread are other callers' code. One set meanwhile (sent to this thread, or left by a
-        // dependent: the two cannot be told apart) is kept from the next future's dependents and set again at
-        // the end.
-        call.interruptedDuringHandOver = Thread.interrupted();
+        // may run in this thread are other callers' code. The hand-over clears it before it completes each
+        // future (one set meanwhile, sent to this thread or left by a dependent: the two cannot be told apart),
+        // and it is set again at the end; a call with no future to complete leaves it alone.
         try {
-            call.value = value;
-            call.failure = failure;
-            if (!unregister(key, call)) {
-                unregister(key, call); // once more: a key's equals may have failed for a moment
+            Node joined = unregister(key, call) ? call.publishAlone() : call.publish();
+            if (joined != null || call.owner() != null) {
+                call.value = value;
+                call.failure = failure;
+                call.handOver(joined);
             }
-            call.handOver(call.publish());
         } finally {
-            if (call.interruptedDuringHandOver | Thread.interrupted()) {
+            if (call.interruptedDuringHandOver) {
                 Thread.currentThread().interrupt();
             }
         }
     }
 
     /**
-     * Removes {@code key} if {@code call} is registered for it; returns false if the removal threw (the key's
-     * {@code equals} or {@code hashCode}, or the map with no memory to untreeify the key's bin): the completed
-     * call then stays in the map until the next caller for the key replaces it (see run and submit).
+     * Removes {@code key} if {@code call} is registered for it; returns whether this removed it, at the first
+     * try: then no caller can join {@code call} any more. A removal that throws (the key's {@code equals} or
+     * {@code hashCode}, or the map with no memory to untreeify the key's bin) is tried once more (a key's
+     * equals may fail for a moment), and this returns false; if that throws too, the completed call stays in
+     * the map until the next caller for the key replaces it (see joinOrReplace).
      */
     private boolean unregister(K key, Call<V> call) {
         try {
-            calls.remove(key, call);
-            return true;
+            return calls.remove(key, call);
         } catch (Throwable removalFailure) {
+            try {
+                calls.remove(key, call);
+            } catch (Throwable again) {
+                // left in the map: see the implementation notes
+            }
             return false;
         }
     }
 
-    /** A call in flight or completed; see the implementation notes. */
-    private static final class Call<V> {
+    /** A call in flight or completed (of run; a submitted call is a Submitted); see the implementation notes. */
+    private static class Call<V> {
         /** The thread running the function: set before it runs; read to detect a recursive run. */
         Thread runner;
-        /** The future of the submit that started the call; null for a call of run. */
-        final CompletableFuture<Result<V>> owner;
-        /** The outcome: written before publish(), read after it. */
+        /** The outcome: written before the hand-over, read by the callers it hands the outcome to. */
         V value;
         Throwable failure;
-        /** {@link #failure} as the futures are failed with it; made by the completing thread. */
-        private Throwable futureFailure;
         /**
          * Whether the completing thread's interrupt status was set before or during the hand-over; written and
          * read by that thread only.
@@ -525,22 +582,18 @@ public final class SingleFlight<K, V> {
         /** null, a stack of Nodes, or COMPLETED. */
         @SuppressWarnings("unused") // accessed through WAITERS
         volatile Object waiters;
-        /** A submitted call: PENDING until its task starts it (STARTED) or its executor refuses it (REFUSED). */
-        @SuppressWarnings("unused") // accessed through STAGE
-        volatile int stage;
 
-        Call(Thread runner, CompletableFuture<Result<V>> owner) {
+        Call(Thread runner) {
             this.runner = runner;
-            this.owner = owner;
+        }
+
+        /** The future of the submit that started the call; null for a call of run. */
+        CompletableFuture<Result<V>> owner() {
+            return null;
         }
 
         boolean isCompleted() {
             return WAITERS.getAcquire(this) == COMPLETED;
-        }
-
-        /** Moves a submitted call from PENDING to {@code next}; returns whether this caller did. */
-        boolean claim(int next) {
-            return STAGE.compareAndSet(this, PENDING, next);
         }
 
         /** Pushes {@code node} unless the call is completed; returns whether it did. */
@@ -556,9 +609,22 @@ public final class SingleFlight<K, V> {
             return false;
         }
 
-        /** Marks the call completed; returns the stack of the callers that joined it. */
+        /**
+         * Marks the call completed; returns the stack of the callers that joined it. Atomic: callers may still
+         * be joining.
+         */
         Node publish() {
             return (Node) WAITERS.getAndSet(this, COMPLETED);
+        }
+
+        /**
+         * {@link #publish} once no caller can join the call any more (its completion removed its key): a read
+         * and a release store instead of an atomic exchange.
+         */
+        Node publishAlone() {
+            Node joined = (Node) WAITERS.getAcquire(this);
+            WAITERS.setRelease(this, COMPLETED);
+            return joined;
         }
 
         /**
@@ -568,6 +634,7 @@ public final class SingleFlight<K, V> {
          * others, and is not rethrown: it concerns the caller it failed to reach.
          */
         void handOver(Node joined) {
+            CompletableFuture<Result<V>> owner = owner();
             int waiting = owner == null || !owner.isDone() ? 1 : 0;
             for (Node node = joined; node != null; node = node.next) {
                 if (node.waiter instanceof Thread ? node.move(WAITING, CLAIMED)
@@ -594,22 +661,24 @@ public final class SingleFlight<K, V> {
                     }
                 }
             }
+            Throwable futureFailure = null; // made for the first future, given to every one
             for (Node node = joined; node != null; node = node.next) {
                 if (node.waiter instanceof CompletableFuture<?> future) {
-                    completeQuietly(future, noResult);
+                    futureFailure = completeQuietly(future, noResult, futureFailure);
                 }
             }
             if (owner != null) {
-                completeQuietly(owner, noResult);
+                completeQuietly(owner, noResult, futureFailure);
             }
         }
 
         /**
          * Completes {@code future} with the outcome (with {@code noResult}, the error that kept the result
          * from being made, if it was). Completing may fail on a heap the function exhausted; the future is
-         * then failed with that if it can be.
+         * then failed with that if it can be. Returns {@code futureFailure}, the function's throwable as
+         * futures are failed with it, made by the first call that needs it (see {@link #futureFailure}).
          */
-        private void completeQuietly(CompletableFuture<?> future, Throwable noResult) {
+        private Throwable completeQuietly(CompletableFuture<?> future, Throwable noResult, Throwable futureFailure) {
             @SuppressWarnings("unchecked")
             CompletableFuture<Result<V>> taker = (CompletableFuture<Result<V>>) future;
             if (Thread.interrupted()) { // kept from the next caller's dependents, set again after the hand-over
@@ -617,7 +686,10 @@ public final class SingleFlight<K, V> {
             }
             try {
                 if (failure != null) {
-                    taker.completeExceptionally(futureFailure());
+                    if (futureFailure == null) {
+                        futureFailure = futureFailure(failure);
+                    }
+                    taker.completeExceptionally(futureFailure);
                 } else if (result != null) {
                     taker.complete(result);
                 } else {
@@ -630,26 +702,23 @@ public final class SingleFlight<K, V> {
                     // no memory even for that: this future stays incomplete (see the implementation notes)
                 }
             }
+            return futureFailure;
         }
 
         /**
-         * What a future is failed with: the function's throwable in a {@link CompletionException}, made once,
+         * What a future is failed with: the function's throwable in a {@link CompletionException}, made once
+         * per completion,
          * so that {@code get} reports that throwable itself as the cause of its {@code ExecutionException},
          * whatever it is (a {@code CancellationException} alone would read as a cancelled wait, and a
          * {@code CompletionException} alone would be unwrapped); the throwable itself if there is no memory
          * for the wrapper.
          */
-        private Throwable futureFailure() {
-            Throwable wrapped = futureFailure;
-            if (wrapped == null) {
-                try {
-                    wrapped = new CompletionException(failure);
-                } catch (Throwable noMemory) {
-                    wrapped = failure;
-                }
-                futureFailure = wrapped;
+        private static Throwable futureFailure(Throwable failure) {
+            try {
+                return new CompletionException(failure);
+            } catch (Throwable noMemory) {
+                return failure;
             }
-            return wrapped;
         }
 
         /**
@@ -678,6 +747,33 @@ public final class SingleFlight<K, V> {
                 LockSupport.park(this);
             }
             return outcome();
+        }
+    }
+
+    /**
+     * A call started by submit: the fields only it needs are kept out of a call of run, which the uncontended
+     * path allocates.
+     */
+    private static final class Submitted<V> extends Call<V> {
+        /** The future of the submit that started the call. */
+        final CompletableFuture<Result<V>> owner;
+        /** PENDING until its task starts it (STARTED) or its executor refuses it (REFUSED). */
+        @SuppressWarnings("unused") // accessed through STAGE
+        volatile int stage;
+
+        Submitted(CompletableFuture<Result<V>> owner) {
+            super(null);
+            this.owner = owner;
+        }
+
+        @Override
+        CompletableFuture<Result<V>> owner() {
+            return owner;
+        }
+
+        /** Moves the call from PENDING to {@code next}; returns whether this caller did. */
+        boolean claim(int next) {
+            return STAGE.compareAndSet(this, PENDING, next);
         }
     }
 

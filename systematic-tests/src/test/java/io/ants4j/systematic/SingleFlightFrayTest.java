@@ -415,4 +415,128 @@ class SingleFlightFrayTest {
         assertEquals(2, submitted.get(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS).value());
         assertTrue(flight.toString().endsWith("[keys in flight = 0]"), "a key stayed in flight: " + flight);
     }
+
+    /**
+     * The runner's outcome and the joiner's, when the joiner came while the runner's call was registered: the
+     * joiner joined it (the value, shared, for both) or came after its key was removed and made a new call (each
+     * its own value, not shared); never left waiting.
+     */
+    private static void assertJoinedOrNewCall(Result<Integer> runnerGot, Result<Integer> joinerGot) {
+        if (joinerGot.equals(new Result<>(1, true))) {
+            assertEquals(new Result<>(1, true), runnerGot, "the joiner joined, yet the runner's result is not shared");
+        } else {
+            assertEquals(new Result<>(2, false), joinerGot, "the joiner got neither the call's value nor its own");
+            assertEquals(new Result<>(1, false), runnerGot, "the joiner made its own call, yet the runner's is shared");
+        }
+    }
+
+    /**
+     * A caller joining a call (computeIfPresent under the lock of the key's bin) races the call's completion,
+     * whose removal of the key succeeds and is followed by a release store of COMPLETED instead of an atomic
+     * exchange (the implementation notes): the joiner is given the outcome or, if it came after the removal,
+     * makes a new call; never left waiting with its join unseen.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aJoinRacingTheCompletionsRemovalIsGivenTheOutcomeOrMakesANewCall() throws Exception {
+        SingleFlight<String, Integer> flight = new SingleFlight<>();
+        AtomicBoolean entered = new AtomicBoolean();
+        AtomicReference<Result<Integer>> runnerGot = new AtomicReference<>();
+        Thread runner = start("runner", () -> runnerGot.set(flight.run("key", () -> {
+            entered.set(true);
+            return 1;
+        })));
+        FrayThreads.until("the call runs", entered::get);
+        Result<Integer> joinerGot = flight.run("key", () -> 2);
+        join(runner);
+        assertJoinedOrNewCall(runnerGot.get(), joinerGot);
+        assertTrue(flight.toString().endsWith("[keys in flight = 0]"), "a key stayed in flight: " + flight);
+    }
+
+    /**
+     * As above, the call forgotten meanwhile: the completion's removal finds nothing and it publishes with an
+     * atomic exchange; a joiner that joined before the forget is given the outcome, one that came after it makes
+     * a new call; never left waiting.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aJoinRacingAForgetAndTheCompletionIsGivenTheOutcomeOrMakesANewCall() throws Exception {
+        SingleFlight<String, Integer> flight = new SingleFlight<>();
+        AtomicBoolean entered = new AtomicBoolean();
+        AtomicReference<Result<Integer>> runnerGot = new AtomicReference<>();
+        Thread runner = start("runner", () -> runnerGot.set(flight.run("key", () -> {
+            entered.set(true);
+            Thread.yield();
+            return 1;
+        })));
+        FrayThreads.until("the call runs", entered::get);
+        Thread forgetter = start("forgetter", () -> flight.forget("key"));
+        Result<Integer> joinerGot = flight.run("key", () -> 2);
+        join(runner, forgetter);
+        assertJoinedOrNewCall(runnerGot.get(), joinerGot);
+        assertTrue(flight.toString().endsWith("[keys in flight = 0]"), "a key stayed in flight: " + flight);
+    }
+
+    /** A key whose hash collides with every other; its equals throws in the thread it was armed for. */
+    private static final class KeyThrowingIn {
+        final String name;
+        final AtomicReference<Thread> throwsIn;
+
+        KeyThrowingIn(String name, AtomicReference<Thread> throwsIn) {
+            this.name = name;
+            this.throwsIn = throwsIn;
+        }
+
+        @Override
+        public int hashCode() {
+            return 42;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (throwsIn.get() == Thread.currentThread()) {
+                throw new IllegalStateException("equals fails in " + Thread.currentThread().getName());
+            }
+            return o instanceof KeyThrowingIn other && other.name.equals(name);
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /**
+     * A caller joining a call whose removal throws (the key's equals, in the completing thread, against a key
+     * before it in the bin): the completed call stays in the map, and the completion publishes with an atomic
+     * exchange, since callers may still join it. The joiner is given the outcome, or finds the call completed and
+     * puts its own call in its place; never left waiting with its join unseen.
+     */
+    @FrayTest(iterations = 500 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aJoinRacingTheCompletionOfACallWhoseRemovalThrewIsGivenTheOutcomeOrReplacesIt() throws Exception {
+        SingleFlight<KeyThrowingIn, Integer> flight = new SingleFlight<>();
+        AtomicReference<Thread> throwsIn = new AtomicReference<>();
+        KeyThrowingIn before = new KeyThrowingIn("before", throwsIn);
+        KeyThrowingIn key = new KeyThrowingIn("key", throwsIn);
+        AtomicReference<Runnable> held = new AtomicReference<>();
+        CompletableFuture<Result<Integer>> earlier = flight.submit(before, () -> 0, held::set); // first in the bin
+        AtomicBoolean entered = new AtomicBoolean();
+        AtomicReference<Result<Integer>> runnerGot = new AtomicReference<>();
+        Thread runner = start("runner", () -> runnerGot.set(flight.run(key, () -> {
+            throwsIn.set(Thread.currentThread()); // the completion's remove(key, call) compares key with before
+            entered.set(true);
+            return 1;
+        })));
+        FrayThreads.until("the call runs", entered::get);
+        Result<Integer> joinerGot = flight.run(key, () -> 2);
+        join(runner);
+        assertJoinedOrNewCall(runnerGot.get(), joinerGot);
+        assertTrue(flight.toString().endsWith("[keys in flight = 1]"), "only before's call is in flight: " + flight);
+        held.get().run();
+        assertEquals(new Result<>(0, false), earlier.get(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS));
+    }
 }
