@@ -59,11 +59,7 @@ class AWorkerWithdrawingToServeItsPoolsWaiterIsNotTakenByAnotherSubPoolTest {
 
             @Override
             public boolean isInterrupted() {
-                if (!held && Thread.currentThread() == this && StackWalker.getInstance()
-                        .walk(s -> s.skip(1).findFirst())
-                        .map(f -> f.getClassName().equals(PoolCore.class.getName())
-                                && f.getMethodName().equals("dispatch"))
-                        .orElse(false)) {
+                if (!held && Thread.currentThread() == this && TestSupport.calledByDispatch()) {
                     held = true;
                     aboutToWait.countDown();
                     await(proceed);

@@ -76,11 +76,7 @@ final class FirstWaiterOutOfMemoryProbe {
 
             @Override
             public boolean isInterrupted() {
-                if (!held && Thread.currentThread() == this && StackWalker.getInstance()
-                        .walk(s -> s.skip(1).findFirst())
-                        .map(f -> f.getClassName().equals(PoolCore.class.getName())
-                                && f.getMethodName().equals("dispatch"))
-                        .orElse(false)) {
+                if (!held && Thread.currentThread() == this && TestSupport.calledByDispatch()) {
                     held = true; // dispatch is about to make its waiter (pool lock held): fill the heap but a bit
                     System.gc();
                     reserve = new Object[16];

@@ -99,7 +99,7 @@ final class FirstWorkerRunOutOfMemoryProbe {
         LifecycleOutOfMemoryProbe.freeHeap();
         System.gc();
         if (probeFailure != null) {
-            return "setup: the probe's own thread ran out of memory: " + where(probeFailure) + " "
+            return "setup: the probe's own thread ran out of memory: " + LifecycleOutOfMemoryProbe.where(probeFailure) + " "
                     + java.util.Arrays.toString(probeFailure.getStackTrace());
         }
 
@@ -113,7 +113,7 @@ final class FirstWorkerRunOutOfMemoryProbe {
         }
         return "FAILED: dispatch accepted the task (returned true) and started the JVM's first worker; the heap was"
                 + " full as that worker took its first step. Task began: " + taskBegan + "; ran: " + taskRan + "; worker thread alive: "
-                + workerAlive + "; it ended on: " + where(workerFailure) + "; running() then: " + runningBefore
+                + workerAlive + "; it ended on: " + LifecycleOutOfMemoryProbe.where(workerFailure) + "; running() then: " + runningBefore
                 + "; terminated after release: " + terminated + "; " + core;
     }
 
@@ -140,19 +140,5 @@ final class FirstWorkerRunOutOfMemoryProbe {
     private static boolean idleOrDead(Thread worker) {
         return !worker.isAlive() || worker.getState() == Thread.State.WAITING
                 && LockSupport.getBlocker(worker) instanceof Worker;
-    }
-
-    /** {@code t} and the frames of ants4j code it passed through, or "nothing". */
-    private static String where(Throwable t) {
-        if (t == null) {
-            return "nothing";
-        }
-        StringBuilder b = new StringBuilder(t.toString());
-        for (StackTraceElement e : t.getStackTrace()) {
-            if (e.getClassName().startsWith("io.ants4j.")) {
-                b.append(" at ").append(e);
-            }
-        }
-        return b.toString();
     }
 }

@@ -303,7 +303,7 @@ final class LifecycleOutOfMemoryProbe {
     }
 
     /** {@code t} and the frames of ants4j code it passed through, or "nothing". */
-    private static String where(Throwable t) {
+    static String where(Throwable t) {
         if (t == null) {
             return "nothing";
         }

@@ -100,4 +100,15 @@ final class TestSupport {
             return t;
         }
     }
+
+    /**
+     * Whether the method that calls this one was called by {@code PoolCore.dispatch}: a submitter's {@code Thread}
+     * subclass, from its {@code isInterrupted()}, learns so that dispatch is about to make its waiter.
+     */
+    static boolean calledByDispatch() {
+        return StackWalker.getInstance()
+                .walk(s -> s.skip(2).findFirst())
+                .map(f -> f.getClassName().equals(PoolCore.class.getName()) && f.getMethodName().equals("dispatch"))
+                .orElse(false);
+    }
 }
