@@ -184,6 +184,70 @@ class MutexFrayTest {
     }
 
     /**
+     * Starvation mode ends with a hand-off to a waiter that has not starved (the class javadoc: "The lock returns
+     * to normal mode when the waiter that receives it is the last one, or has waited less than 1 ms"), here one
+     * that is not the last. "starved" starves as in aStarvingWaiterGetsTheNextUnlock and is queued again at the
+     * front, the lock in starvation mode; then "fresh" and "behind" queue at the tail, in that order. The holder
+     * unlocks: a hand-off to starved, which keeps starvation mode (it starved, and two still wait) and unlocks at
+     * once: a hand-off to fresh. Fresh has waited under 1 ms (virtual time: it reads the clock before it calls
+     * lock() and after it returns, and the only clock readings between are the lock's own, fresh's and
+     * behind's), and behind still waits; so while fresh holds the lock, the lock must be in normal mode. Then
+     * behind gets the lock, the last one; the lock ends free and in normal mode (tryLock succeeds). Only the
+     * holder, starved, fresh and behind touch the lock, so nothing can turn starvation mode on again while fresh
+     * holds it. If starved is not beaten (it took the lock as the holder unlocked), the scenario does not arise
+     * and the run checks only that everyone gets the lock.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, virtualTimeDelta = 1_000, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aHandOffToAWaiterThatWaitedUnder1MsEndsStarvationMode() throws InterruptedException {
+        Mutex m = new Mutex();
+        AtomicBoolean starvedHeld = new AtomicBoolean();
+        AtomicLong freshWait = new AtomicLong(-1);
+        AtomicBoolean freshSawStarving = new AtomicBoolean();
+        m.lock();
+        Thread starved = start("starved", () -> {
+            m.lock();
+            starvedHeld.set(true);
+            m.unlock();
+        });
+        untilParked(starved);
+        long parked = System.nanoTime();
+        until("over 1 ms passes", () -> System.nanoTime() - parked > TimeUnit.MILLISECONDS.toNanos(2));
+        m.unlock(); // wakes starved
+        if (!m.tryLock()) { // starved came and went, or holds the lock: no starvation mode
+            join(starved);
+            assertFalse(m.isLocked(), m::toString);
+            return;
+        }
+        until("starved has had the lock or queues again",
+                () -> starvedHeld.get() || m.toString().endsWith("waiters=1]") && starved.getState() == Thread.State.WAITING);
+        boolean starving = m.toString().contains("starving");
+        Thread fresh = start("fresh", () -> {
+            long before = System.nanoTime();
+            m.lock();
+            long waited = System.nanoTime() - before;
+            freshSawStarving.set(m.toString().contains("starving"));
+            freshWait.set(waited);
+            m.unlock();
+        });
+        untilParked(fresh);
+        Thread behind = start("behind", () -> {
+            m.lock();
+            m.unlock();
+        });
+        untilParked(behind);
+        m.unlock(); // a hand-off to starved if it starves, which hands the lock on to fresh
+        join(starved, fresh, behind);
+        if (starving && freshWait.get() < TimeUnit.MILLISECONDS.toNanos(1)) {
+            assertFalse(freshSawStarving.get(), () -> "a hand-off to a waiter that waited " + freshWait.get()
+                    + " ns, others still waiting, left the lock in starvation mode: " + m);
+        }
+        assertTrue(m.tryLock(), () -> "the lock stayed held or in starvation mode after every waiter had it: " + m);
+        m.unlock();
+    }
+
+    /**
      * A starving waiter interrupted as the lock is handed to it: if ownership was handed to it first it keeps the
      * lock (lockInterruptibly returns normally with the interrupt status set again), else it leaves holding
      * nothing; either way the lock returns to normal mode, the waiter being the last one. The waiter starves as in aStarvingWaiterGetsTheNextUnlock; the holder's last unlock, the hand-off,
