@@ -149,6 +149,42 @@ class MutexFrayTest {
     }
 
     /**
+     * A timed waiter woken as its timeout runs out passes the wake-up on (the class javadoc: "A thread ... whose
+     * {@link Mutex#tryLock(long, TimeUnit)} times out, leaves the queue without taking a wake-up meant for
+     * another: if {@code unlock} had already chosen it, the wake-up goes to the next waiter"), in normal mode:
+     * "timed" waits 20 ms (virtual time) in {@code tryLock}, "patient" in {@code lock()} behind it. The holder
+     * waits until timed's timeout has run out and unlocks, which wakes timed if it is still queued, racing its
+     * leaving. Patient must get the lock whatever timed did (a wake-up kept by a leaver leaves it asleep, which
+     * the bound of the join reports); the lock ends free. waiterThatGivesUpPassesTheWakeUpOn's 1 ms waiter
+     * mostly times out before the unlock, so it missed a leaver that keeps the wake-up.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedWaiterWokenAsItTimesOutPassesTheWakeUpOn() throws InterruptedException {
+        Mutex m = new Mutex();
+        long timeout = TimeUnit.MILLISECONDS.toNanos(20);
+        AtomicLong timedStart = new AtomicLong();
+        m.lock();
+        Thread timed = start("timed", () -> {
+            timedStart.set(System.nanoTime()); // its deadline is later
+            if (m.tryLock(timeout, TimeUnit.NANOSECONDS)) {
+                m.unlock();
+            }
+        });
+        untilParked(timed);
+        Thread patient = start("patient", () -> {
+            m.lock();
+            m.unlock();
+        });
+        untilParked(patient);
+        until("timed's timeout runs out", () -> System.nanoTime() - timedStart.get() >= timeout);
+        m.unlock(); // wakes timed if it is still queued, else patient
+        join(timed, patient);
+        assertFalse(m.isLocked(), m::toString);
+    }
+
+    /**
      * Starvation mode: a waiter that has waited over 1 ms and is beaten to the lock once more gets it at the
      * next unlock, handed to it as the head of the queue; no tryLock takes it first. The holder lets over 1 ms
      * of virtual time pass, unlocks, and takes the lock back at once when it can; once the woken waiter has
