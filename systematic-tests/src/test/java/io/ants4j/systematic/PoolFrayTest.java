@@ -428,18 +428,23 @@ class PoolFrayTest {
     }
 
     /**
-     * A timed submitter granted a slot as its timeout runs out loses no slot, and its result says whether its
-     * task was handed over ({@code tryExecute}: "whether the task was handed to a worker"): s waits in
-     * {@code tryExecute} (200 ms, virtual time) behind t0 on a pool of one worker; once s's timeout has run out,
-     * {@code tune(2)} grants it a slot, racing its withdrawal (a granted slot must then be honoured). s's task
-     * ran exactly when {@code tryExecute} returned {@code true}; afterwards the full capacity is usable: two
-     * tasks run at once; the released pool terminates with no worker counted. aSubmitterThatGivesUpLosesNoSlot
-     * explores the same race with an interrupt; a short timeout there ran out before the grant could meet it.
+     * A timed submitter served as its timeout runs out loses no slot, and its result says whether its task was
+     * handed over ({@code tryExecute}: "whether the task was handed to a worker"): s waits in {@code tryExecute}
+     * (200 ms, virtual time) behind t0 on a pool of one worker; once s's timeout has run out, {@code tune(2)}
+     * grants it a slot, or t0 ends and its worker takes s's task, racing s's withdrawal (what came first must then
+     * be honoured). s's task ran exactly when {@code tryExecute} returned {@code true}; afterwards (capacity 2)
+     * two tasks run at once; the released pool terminates with no worker counted. aSubmitterThatGivesUpLosesNoSlot
+     * explores the slot's race with an interrupt; a short timeout there ran out before the grant could meet it.
      */
     @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
-    void aTimedSubmitterGrantedASlotAsItTimesOutLosesNoSlot() throws Exception {
+    void aTimedSubmitterServedAsItTimesOutLosesNoSlot() throws Exception {
+        timedSubmitterServedAsItTimesOut(true);
+        timedSubmitterServedAsItTimesOut(false);
+    }
+
+    private static void timedSubmitterServedAsItTimesOut(boolean byTune) throws Exception {
         Pool pool = Pool.newPool(1, PoolTasks.options());
         PoolTasks tasks = new PoolTasks(pool::cap);
         CountDownLatch t0Ends = new CountDownLatch(1);
@@ -453,10 +458,15 @@ class PoolFrayTest {
         });
         until("s waits or gave up", () -> pool.waiting() == 1 || !s.isAlive());
         until("s's timeout runs out", () -> System.nanoTime() - sStart.get() >= timeout);
-        pool.tune(2); // grants s a slot if it still waits, racing its withdrawal
+        if (byTune) {
+            pool.tune(2); // grants s a slot if it still waits, racing its withdrawal
+        } else {
+            t0Ends.countDown(); // t0's worker takes s's task if s still waits, racing its withdrawal
+        }
         join(s);
         assertEquals(0, pool.waiting(), pool::toString);
         t0Ends.countDown();
+        pool.tune(2);
         CountDownLatch abEnd = new CountDownLatch(1);
         for (String name : List.of("a", "b")) {
             assertTrue(pool.tryExecute(tasks.holding(name, abEnd), Duration.ofSeconds(TIMEOUT_SECONDS)),
