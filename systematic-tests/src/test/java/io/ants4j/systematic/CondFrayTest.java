@@ -18,6 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -161,6 +162,55 @@ class CondFrayTest {
         signalSent.set(true);
         join(misuser, patient);
         assertEquals(0, permits);
+    }
+
+    /**
+     * A timed waiter chosen by a signal as its timeout runs out returns {@code true} (the class javadoc: "a waiter
+     * chosen first returns normally"; {@code await(timeout)}: "{@code true} if signalled"), or else it was not
+     * chosen and the signal goes on to the next waiter: "exactly one waiter consumes each signal that found one".
+     * "timed" waits 20 ms (virtual time), then "patient" waits behind it; once timed's timeout has run out, one
+     * {@code signal()} races its leaving. If timed returns {@code false}, the signal found patient and wakes it;
+     * if {@code true}, patient still waits for a signal of its own. A chosen timed waiter that reported a timeout
+     * would leave patient asleep, which the bound of the join reports.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedWaiterSignalledAsItTimesOutReturnsTrue() throws InterruptedException {
+        Mutex lock = new Mutex();
+        Cond cond = new Cond(lock);
+        long timeout = TimeUnit.MILLISECONDS.toNanos(20);
+        AtomicLong timedStart = new AtomicLong();
+        AtomicBoolean signalled = new AtomicBoolean();
+        AtomicBoolean patientHoldsTheLock = new AtomicBoolean();
+        Thread timed = start("timed", () -> {
+            lock.lock();
+            try {
+                timedStart.set(System.nanoTime()); // its deadline is later
+                signalled.set(cond.await(timeout, TimeUnit.NANOSECONDS));
+            } finally {
+                lock.unlock();
+            }
+        });
+        untilParked(timed); // the lock is free: parked in the Cond
+        Thread patient = start("patient", () -> {
+            lock.lock();
+            try {
+                patientHoldsTheLock.set(true);
+                cond.await();
+            } finally {
+                lock.unlock();
+            }
+        });
+        until("patient waits in the Cond", // it held the lock, so its next park is in the Cond's await
+                () -> patientHoldsTheLock.get() && patient.getState() == Thread.State.WAITING);
+        until("timed's timeout runs out", () -> System.nanoTime() - timedStart.get() >= timeout);
+        cond.signal(); // chooses timed if it is still queued, else patient
+        join(timed);
+        if (signalled.get()) {
+            cond.signal(); // patient's own
+        }
+        join(patient);
     }
 
     /** signal() wakes the thread that has waited longest (FIFO), and only one. */

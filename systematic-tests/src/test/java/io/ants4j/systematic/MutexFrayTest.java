@@ -149,6 +149,42 @@ class MutexFrayTest {
     }
 
     /**
+     * A timed waiter woken as its timeout runs out passes the wake-up on (the class javadoc: "A thread ... whose
+     * {@link Mutex#tryLock(long, TimeUnit)} times out, leaves the queue without taking a wake-up meant for
+     * another: if {@code unlock} had already chosen it, the wake-up goes to the next waiter"), in normal mode:
+     * "timed" waits 20 ms (virtual time) in {@code tryLock}, "patient" in {@code lock()} behind it. The holder
+     * waits until timed's timeout has run out and unlocks, which wakes timed if it is still queued, racing its
+     * leaving. Patient must get the lock whatever timed did (a wake-up kept by a leaver leaves it asleep, which
+     * the bound of the join reports); the lock ends free. waiterThatGivesUpPassesTheWakeUpOn's 1 ms waiter
+     * mostly times out before the unlock, so it missed a leaver that keeps the wake-up.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedWaiterWokenAsItTimesOutPassesTheWakeUpOn() throws InterruptedException {
+        Mutex m = new Mutex();
+        long timeout = TimeUnit.MILLISECONDS.toNanos(20);
+        AtomicLong timedStart = new AtomicLong();
+        m.lock();
+        Thread timed = start("timed", () -> {
+            timedStart.set(System.nanoTime()); // its deadline is later
+            if (m.tryLock(timeout, TimeUnit.NANOSECONDS)) {
+                m.unlock();
+            }
+        });
+        untilParked(timed);
+        Thread patient = start("patient", () -> {
+            m.lock();
+            m.unlock();
+        });
+        untilParked(patient);
+        until("timed's timeout runs out", () -> System.nanoTime() - timedStart.get() >= timeout);
+        m.unlock(); // wakes timed if it is still queued, else patient
+        join(timed, patient);
+        assertFalse(m.isLocked(), m::toString);
+    }
+
+    /**
      * Starvation mode: a waiter that has waited over 1 ms and is beaten to the lock once more gets it at the
      * next unlock, handed to it as the head of the queue; no tryLock takes it first. The holder lets over 1 ms
      * of virtual time pass, unlocks, and takes the lock back at once when it can; once the woken waiter has
@@ -181,6 +217,70 @@ class MutexFrayTest {
         }
         join(waiter);
         assertFalse(m.isLocked(), m::toString);
+    }
+
+    /**
+     * Starvation mode ends with a hand-off to a waiter that has not starved (the class javadoc: "The lock returns
+     * to normal mode when the waiter that receives it is the last one, or has waited less than 1 ms"), here one
+     * that is not the last. "starved" starves as in aStarvingWaiterGetsTheNextUnlock and is queued again at the
+     * front, the lock in starvation mode; then "fresh" and "behind" queue at the tail, in that order. The holder
+     * unlocks: a hand-off to starved, which keeps starvation mode (it starved, and two still wait) and unlocks at
+     * once: a hand-off to fresh. Fresh has waited under 1 ms (virtual time: it reads the clock before it calls
+     * lock() and after it returns, and the only clock readings between are the lock's own, fresh's and
+     * behind's), and behind still waits; so while fresh holds the lock, the lock must be in normal mode. Then
+     * behind gets the lock, the last one; the lock ends free and in normal mode (tryLock succeeds). Only the
+     * holder, starved, fresh and behind touch the lock, so nothing can turn starvation mode on again while fresh
+     * holds it. If starved is not beaten (it took the lock as the holder unlocked), the scenario does not arise
+     * and the run checks only that everyone gets the lock.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, virtualTimeDelta = 1_000, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aHandOffToAWaiterThatWaitedUnder1MsEndsStarvationMode() throws InterruptedException {
+        Mutex m = new Mutex();
+        AtomicBoolean starvedHeld = new AtomicBoolean();
+        AtomicLong freshWait = new AtomicLong(-1);
+        AtomicBoolean freshSawStarving = new AtomicBoolean();
+        m.lock();
+        Thread starved = start("starved", () -> {
+            m.lock();
+            starvedHeld.set(true);
+            m.unlock();
+        });
+        untilParked(starved);
+        long parked = System.nanoTime();
+        until("over 1 ms passes", () -> System.nanoTime() - parked > TimeUnit.MILLISECONDS.toNanos(2));
+        m.unlock(); // wakes starved
+        if (!m.tryLock()) { // starved came and went, or holds the lock: no starvation mode
+            join(starved);
+            assertFalse(m.isLocked(), m::toString);
+            return;
+        }
+        until("starved has had the lock or queues again",
+                () -> starvedHeld.get() || m.toString().endsWith("waiters=1]") && starved.getState() == Thread.State.WAITING);
+        boolean starving = m.toString().contains("starving");
+        Thread fresh = start("fresh", () -> {
+            long before = System.nanoTime();
+            m.lock();
+            long waited = System.nanoTime() - before;
+            freshSawStarving.set(m.toString().contains("starving"));
+            freshWait.set(waited);
+            m.unlock();
+        });
+        untilParked(fresh);
+        Thread behind = start("behind", () -> {
+            m.lock();
+            m.unlock();
+        });
+        untilParked(behind);
+        m.unlock(); // a hand-off to starved if it starves, which hands the lock on to fresh
+        join(starved, fresh, behind);
+        if (starving && freshWait.get() < TimeUnit.MILLISECONDS.toNanos(1)) {
+            assertFalse(freshSawStarving.get(), () -> "a hand-off to a waiter that waited " + freshWait.get()
+                    + " ns, others still waiting, left the lock in starvation mode: " + m);
+        }
+        assertTrue(m.tryLock(), () -> "the lock stayed held or in starvation mode after every waiter had it: " + m);
+        m.unlock();
     }
 
     /**

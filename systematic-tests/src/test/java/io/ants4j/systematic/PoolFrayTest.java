@@ -27,6 +27,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
@@ -424,6 +425,63 @@ class PoolFrayTest {
         }
         pool.release();
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
+
+    /**
+     * A timed submitter served as its timeout runs out loses no slot, and its result says whether its task was
+     * handed over ({@code tryExecute}: "whether the task was handed to a worker"): s waits in {@code tryExecute}
+     * (200 ms, virtual time) behind t0 on a pool of one worker; once s's timeout has run out, {@code tune(2)}
+     * grants it a slot, or t0 ends and its worker takes s's task, racing s's withdrawal (what came first must then
+     * be honoured). s's task ran exactly when {@code tryExecute} returned {@code true}; afterwards (capacity 2)
+     * two tasks run at once; the released pool terminates with no worker counted. aSubmitterThatGivesUpLosesNoSlot
+     * explores the slot's race with an interrupt; a short timeout there ran out before the grant could meet it.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedSubmitterServedAsItTimesOutLosesNoSlot() throws Exception {
+        timedSubmitterServedAsItTimesOut(true);
+        timedSubmitterServedAsItTimesOut(false);
+    }
+
+    private static void timedSubmitterServedAsItTimesOut(boolean byTune) throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        long timeout = TimeUnit.MILLISECONDS.toNanos(200); // its retries before it waits take some of it
+        AtomicLong sStart = new AtomicLong();
+        AtomicBoolean handed = new AtomicBoolean();
+        Thread s = start("s", () -> {
+            sStart.set(System.nanoTime()); // its deadline is later
+            handed.set(pool.tryExecute(tasks.quick("s"), Duration.ofNanos(timeout)));
+        });
+        until("s waits or gave up", () -> pool.waiting() == 1 || !s.isAlive());
+        until("s's timeout runs out", () -> System.nanoTime() - sStart.get() >= timeout);
+        if (byTune) {
+            pool.tune(2); // grants s a slot if it still waits, racing its withdrawal
+        } else {
+            t0Ends.countDown(); // t0's worker takes s's task if s still waits, racing its withdrawal
+        }
+        join(s);
+        assertEquals(0, pool.waiting(), pool::toString);
+        t0Ends.countDown();
+        pool.tune(2);
+        CountDownLatch abEnd = new CountDownLatch(1);
+        for (String name : List.of("a", "b")) {
+            assertTrue(pool.tryExecute(tasks.holding(name, abEnd), Duration.ofSeconds(TIMEOUT_SECONDS)),
+                    () -> name + " found no free worker on a pool of capacity 2: a slot was lost: " + pool);
+        }
+        until("a and b run at once", () -> tasks.active() == 2);
+        abEnd.countDown();
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertEquals(0, pool.running(), pool::toString);
+        if (handed.get()) {
+            tasks.assertEachRanOnce("t0", "s", "a", "b");
+        } else {
+            tasks.assertEachRanOnce("t0", "a", "b");
+        }
     }
 
     /**

@@ -599,4 +599,43 @@ class PoolLifecycleFrayTest {
             throw new AssertionError(e);
         }
     }
+
+    /**
+     * {@code awaitTermination} "@throws InterruptedException if interrupted while waiting" (and "blocks until ...
+     * or the current thread is interrupted, whichever happens first"), on a {@link Pool} and a {@link MultiPool}:
+     * the pool is released while its one task runs, and the task ends only once the waiter has returned, so the
+     * pool cannot terminate first. A waiter in {@code awaitTermination(10 s)} is interrupted, before or while it
+     * waits: it throws {@code InterruptedException} rather than waiting on (which the bound of the join
+     * reports); then the task ends and the pool terminates.
+     */
+    @FrayTest(iterations = 30 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptEndsAwaitTermination() throws Exception {
+        interruptEndsAwaitTermination(Pool.newPool(1, PoolTasks.options()));
+        interruptEndsAwaitTermination(MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options()));
+    }
+
+    private static void interruptEndsAwaitTermination(WorkerPool pool) throws Exception {
+        AtomicBoolean started = new AtomicBoolean();
+        AtomicBoolean waiterReturned = new AtomicBoolean();
+        ((ExecutorService) pool).execute(() -> {
+            started.set(true);
+            until("the waiter has returned", waiterReturned::get);
+        });
+        until("the task runs", started::get);
+        pool.release();
+        Thread waiter = start("awaitTermination", () -> {
+            try {
+                assertThrows(InterruptedException.class, () -> pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                        () -> "awaitTermination was not ended by an interrupt: " + pool);
+            } finally {
+                waiterReturned.set(true);
+            }
+        });
+        Thread interrupter = start("interrupter", waiter::interrupt);
+        join(interrupter, waiter);
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
+
 }

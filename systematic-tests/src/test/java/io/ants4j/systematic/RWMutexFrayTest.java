@@ -13,7 +13,9 @@ import io.ants4j.primitives.RWMutex;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
 import org.pastalab.fray.core.scheduler.RandomScheduler;
@@ -338,6 +340,48 @@ class RWMutexFrayTest {
         interruptEndsTheTimedWait(rw, rw.writeLock(), rw.readLock());
         interruptEndsTheTimedWait(rw, rw.writeLock(), rw.writeLock());
         interruptEndsTheTimedWait(rw, rw.readLock(), rw.writeLock());
+    }
+
+    /**
+     * A timed waiter granted the lock as its timeout runs out keeps it (the class javadoc: "If the lock was granted
+     * to it before it could leave, it keeps the lock (the timed {@code tryLock} returns {@code true} ...)"), for
+     * both views: a reader behind a writer, whose write {@code unlock()} lets it in, and a writer behind a reader,
+     * whose read {@code unlock()} grants it the lock. The waiter's timeout is 20 ms (virtual time); the holder
+     * waits until it has run out and unlocks, racing the waiter's leaving. Only the waiter can hold the lock after
+     * that unlock, so if the lock is seen held by it then (a reader counted in; the write lock held), its
+     * {@code tryLock} must return {@code true}; either way the lock ends free.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedWaiterGrantedTheLockAsItTimesOutKeepsIt() throws InterruptedException {
+        RWMutex rw = new RWMutex();
+        grantedAsItTimesOut(rw, rw.writeLock(), rw.readLock(), () -> rw.readers() > 0);
+        grantedAsItTimesOut(rw, rw.readLock(), rw.writeLock(), () -> rw.writeLock().toString().endsWith("[locked]"));
+    }
+
+    private static void grantedAsItTimesOut(RWMutex rw, Lock held, Lock tried, BooleanSupplier heldByTheWaiter)
+            throws InterruptedException {
+        long timeout = TimeUnit.MILLISECONDS.toNanos(20);
+        AtomicLong waiterStart = new AtomicLong();
+        AtomicBoolean acquired = new AtomicBoolean();
+        held.lock();
+        Thread waiter = start("timed tryLock", () -> {
+            waiterStart.set(System.nanoTime()); // its deadline is later
+            if (tried.tryLock(timeout, TimeUnit.NANOSECONDS)) {
+                acquired.set(true);
+                tried.unlock();
+            }
+        });
+        untilParked(waiter);
+        until("the waiter's timeout runs out", () -> System.nanoTime() - waiterStart.get() >= timeout);
+        held.unlock(); // grants the lock to the waiter if it is still counted, racing its timeout
+        boolean heldAfterTheGrant = heldByTheWaiter.getAsBoolean();
+        join(waiter);
+        if (heldAfterTheGrant) {
+            assertTrue(acquired.get(), () -> "a timed waiter granted the lock returned false: " + rw);
+        }
+        assertFree(rw);
     }
 
     private static void interruptEndsTheTimedWait(RWMutex rw, Lock held, Lock tried) throws InterruptedException {

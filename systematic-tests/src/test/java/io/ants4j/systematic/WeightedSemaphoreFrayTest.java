@@ -141,6 +141,87 @@ class WeightedSemaphoreFrayTest {
     }
 
     /**
+     * A grant racing an interrupt, the window made wide (the class javadoc: "If the permits were granted to it in
+     * the same instant, before it could leave, it gives them back, and they go on to the waiters behind it, so no
+     * permit is lost and no waiter is left asleep"; "A waiter that sees its grant first returns normally; an
+     * interrupt that comes later stays set"). Of 2 permits the main thread holds both; "waiter" queues for 2 and
+     * "behind" for 1 behind it. Then only two threads move, "granter" (release(2)) and "interrupter", and the
+     * waiter's acquire is the only call that can end: the grant lands before the interrupt, between the
+     * interrupt's wake-up and the waiter's withdrawal, or after it. The waiter either throws holding nothing or
+     * returns with its interrupt status set and releases; behind is served either way (a grant given back to
+     * nobody leaves it asleep, which the bound of the join reports); every permit comes back.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aGrantRacingAnInterruptIsKeptOrGivenBack() throws InterruptedException {
+        WeightedSemaphore sem = new WeightedSemaphore(2);
+        sem.acquire(2);
+        AtomicBoolean interruptSent = new AtomicBoolean();
+        Thread waiter = start("waiter", () -> {
+            try {
+                sem.acquire(2);
+            } catch (InterruptedException gaveUp) {
+                return; // holds nothing: checked by the count at the end
+            }
+            try {
+                until("the interrupt is sent", interruptSent::get);
+                assertTrue(Thread.interrupted(), () -> "acquire() returned the permits without the interrupt status: " + sem);
+            } finally {
+                sem.release(2);
+            }
+        });
+        untilParked(waiter);
+        Thread behind = start("behind", () -> {
+            sem.acquire(1);
+            sem.release(1);
+        });
+        untilParked(behind);
+        Thread granter = start("granter", () -> sem.release(2));
+        Thread interrupter = start("interrupter", () -> {
+            waiter.interrupt();
+            interruptSent.set(true);
+        });
+        join(granter, interrupter, waiter, behind);
+        assertEquals(2, sem.available(), () -> "permits lost: " + sem);
+        assertTrue(sem.tryAcquire(2), () -> "permits lost or a waiter left queued: " + sem);
+    }
+
+    /**
+     * A grant racing a timeout, the window made wide (the same javadoc sentences, for the timed tryAcquire): the
+     * main thread holds both permits, "waiter" waits for 2 with a 50 ms timeout (virtual time), "behind" for 1
+     * behind it. "granter", the only thread that moves then, polls until the waiter's park has ended (only its
+     * timeout can end it) and releases both permits, racing the waiter's withdrawal. The waiter either returns
+     * {@code true} and releases, or {@code false} holding nothing; behind is served either way; every permit
+     * comes back.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aGrantRacingATimeoutIsKeptOrGivenBack() throws InterruptedException {
+        WeightedSemaphore sem = new WeightedSemaphore(2);
+        sem.acquire(2);
+        Thread waiter = start("waiter", () -> {
+            if (sem.tryAcquire(2, 50, TimeUnit.MILLISECONDS)) { // long enough to park, and behind to queue, first
+                sem.release(2);
+            }
+        });
+        untilParked(waiter);
+        Thread behind = start("behind", () -> {
+            sem.acquire(1);
+            sem.release(1);
+        });
+        untilParked(behind);
+        Thread granter = start("granter", () -> {
+            until("the waiter's wait times out", () -> waiter.getState() != Thread.State.TIMED_WAITING);
+            sem.release(2);
+        });
+        join(granter, waiter, behind);
+        assertEquals(2, sem.available(), () -> "permits lost: " + sem);
+        assertTrue(sem.tryAcquire(2), () -> "permits lost or a waiter left queued: " + sem);
+    }
+
+    /**
      * One release grants every waiter, in arrival order, whose request now fits: with 1, 2 and 1 permits
      * queued in that order on a semaphore of 3, a release of all 3 grants the first two at once, and the
      * third, which no longer fits, waits; a concurrent tryAcquire gets nothing.
