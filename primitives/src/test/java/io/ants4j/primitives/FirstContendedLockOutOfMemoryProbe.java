@@ -1,0 +1,151 @@
+package io.ants4j.primitives;
+
+import java.lang.reflect.Field;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Run in a JVM of its own with a small heap ({@link FirstContendedLockOutOfMemoryTest}): the first contended
+ * {@link SpinLock#lock()} of the JVM comes after its caller changed a primitive's state, on a full heap.
+ * {@code SpinLock}'s class initialization links {@code lock()}'s CAS and {@code unlock()}'s call sites, but a
+ * contended {@code lock()} spins on {@code tryLock()}, whose {@code getAcquire} call site nothing links: its first
+ * run allocates. Prints {@code OK} if the waiter got what the state change gave it.
+ * <ul>
+ *   <li>{@code mutex-unlock}: a {@link Mutex} held, a waiter parked on it; its queue's {@code SpinLock} is held by
+ *       another thread (a waiter enqueueing or leaving, as it happens) while the holder unlocks on a full heap.
+ *       {@code unlock} has cleared LOCKED when it takes the queue's lock to wake the waiter.</li>
+ *   <li>{@code waitgroup-done}: a {@link WaitGroup} counting one task, a waiter parked in {@code await}; its queue's
+ *       lock held while the {@code done()} that ends the round runs on a full heap. {@code done} has counted down
+ *       to zero when it takes the queue's lock to release the round.</li>
+ * </ul>
+ * A name ending in {@code -linked} first runs an uncontended {@code tryLock()} of another {@code SpinLock} with
+ * memory to spare (the control: the call site linked).
+ */
+final class FirstContendedLockOutOfMemoryProbe {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    /** How long the unlocking thread is given to fail before the queue's lock is let go. */
+    private static final Duration SPIN = Duration.ofSeconds(2);
+
+    private FirstContendedLockOutOfMemoryProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String probe = args[0];
+        if (probe.endsWith("-linked")) {
+            new SpinLock().tryLock();
+            probe = probe.substring(0, probe.length() - "-linked".length());
+        }
+        String result = switch (probe) {
+            case "mutex-unlock" -> mutexUnlock();
+            case "waitgroup-done" -> waitGroupDone();
+            default -> "unknown probe " + args[0];
+        };
+        System.out.println(result);
+        System.exit(0);
+    }
+
+    private static String mutexUnlock() throws Exception {
+        Mutex lock = new Mutex();
+        lock.lock();
+        Thread waiter = parkedWaiter(() -> {
+            lock.lock();
+            lock.unlock();
+        });
+        if (waiter == null) {
+            return "the waiter never parked: " + lock;
+        }
+        SpinLock queueLock = ((Sema) field(lock, "sema")).queue.lock;
+        Throwable thrown = whileHeld(queueLock, lock::unlock);
+        boolean woken = waiter.join(WAIT);
+        return woken ? "OK" : "FAILED: unlock() on a full heap, with its queue's lock held a moment (the JVM's first "
+                + "contended SpinLock.lock()), threw " + where(thrown) + "; the waiter got the lock: " + woken
+                + ", " + lock + " (free, with a waiter parked for good)";
+    }
+
+    private static String waitGroupDone() throws Exception {
+        WaitGroup wg = new WaitGroup();
+        wg.add(1);
+        Thread waiter = parkedWaiter(() -> {
+            try {
+                wg.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        if (waiter == null) {
+            return "the waiter never parked: " + wg;
+        }
+        SpinLock queueLock = ((WaitQueue) field(wg, "queue")).lock;
+        Throwable thrown = whileHeld(queueLock, wg::done);
+        boolean woken = waiter.join(WAIT);
+        return woken ? "OK" : "FAILED: the done() that ends the round, on a full heap with its queue's lock held a "
+                + "moment (the JVM's first contended SpinLock.lock()), threw " + where(thrown)
+                + "; the waiter returned: " + woken + ", " + wg;
+    }
+
+    /**
+     * Holds {@code held} while a new thread fills the heap and runs {@code call}; lets go once that thread has
+     * ended or after {@link #SPIN} (it then spins on the lock, its call sites linked), then waits for it. Returns
+     * what the call threw, or null.
+     */
+    private static Throwable whileHeld(SpinLock held, Runnable call) throws InterruptedException {
+        Throwable[] thrown = new Throwable[1];
+        held.lock();
+        Thread t;
+        try {
+            t = Thread.ofPlatform().daemon(true).start(() -> {
+                OutOfMemoryProbe.fillHeap();
+                try {
+                    call.run();
+                } catch (Throwable e) {
+                    OutOfMemoryProbe.releaseHeap();
+                    thrown[0] = e;
+                }
+                OutOfMemoryProbe.releaseHeap();
+            });
+            t.join(SPIN);
+        } finally {
+            held.unlock();
+        }
+        boolean ended = t.join(WAIT);
+        OutOfMemoryProbe.releaseHeap();
+        return ended ? thrown[0] : new IllegalStateException("the call did not end within " + WAIT);
+    }
+
+    private static Object field(Object target, String name) throws ReflectiveOperationException {
+        Field f = target.getClass().getDeclaredField(name);
+        f.setAccessible(true);
+        return f.get(target);
+    }
+
+    private static Thread parkedWaiter(Runnable waiting) {
+        Thread t = Thread.ofPlatform().daemon(true).start(waiting);
+        return until(() -> t.getState() == Thread.State.WAITING
+                && LockSupport.getBlocker(t) instanceof WaitQueue.Waiter) ? t : null;
+    }
+
+    private static boolean until(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0L) {
+                return false;
+            }
+            Thread.yield();
+        }
+        return true;
+    }
+
+    private static String where(Throwable t) {
+        if (t == null) {
+            return "nothing";
+        }
+        StringBuilder b = new StringBuilder(t.toString());
+        for (StackTraceElement e : t.getStackTrace()) {
+            if (e.getClassName().startsWith("io.ants4j.")) {
+                b.append(" at ").append(e);
+            }
+        }
+        return b.toString();
+    }
+}
