@@ -18,6 +18,9 @@ import java.util.function.BooleanSupplier;
  *   <li>{@code waitgroup-done}: a {@link WaitGroup} counting one task, a waiter parked in {@code await}; its queue's
  *       lock held while the {@code done()} that ends the round runs on a full heap. {@code done} has counted down
  *       to zero when it takes the queue's lock to release the round.</li>
+ *   <li>{@code taskgroup-slot}: a {@link TaskGroup} with a limit of one; its task leaves the heap full as it
+ *       returns, while the group's lock is held a moment (a submitter, as it happens). The returning member marks
+ *       its slot given back, then takes the group's lock to give it back: afterwards a slot must be free.</li>
  * </ul>
  * A name ending in {@code -linked} first runs an uncontended {@code tryLock()} of another {@code SpinLock} with
  * memory to spare (the control: the call site linked).
@@ -39,6 +42,7 @@ final class FirstContendedLockOutOfMemoryProbe {
         String result = switch (probe) {
             case "mutex-unlock" -> mutexUnlock();
             case "waitgroup-done" -> waitGroupDone();
+            case "taskgroup-slot" -> taskGroupSlot();
             default -> "unknown probe " + args[0];
         };
         System.out.println(result);
@@ -82,6 +86,38 @@ final class FirstContendedLockOutOfMemoryProbe {
         return woken ? "OK" : "FAILED: the done() that ends the round, on a full heap with its queue's lock held a "
                 + "moment (the JVM's first contended SpinLock.lock()), threw " + where(thrown)
                 + "; the waiter returned: " + woken + ", " + wg;
+    }
+
+    private static String taskGroupSlot() throws Exception {
+        Thread[] runner = new Thread[1];
+        TaskGroup<Object> group = TaskGroup.create(1, task -> runner[0] = Thread.ofPlatform().daemon(true).start(task));
+        SpinLock groupLock = (SpinLock) field(group, "lock");
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        group.go(() -> {
+            held.await();
+            OutOfMemoryProbe.fillHeap(); // the task leaves the heap full behind it
+            return "done";
+        });
+        groupLock.lock();
+        try {
+            held.countDown();
+            long until = System.nanoTime() + SPIN.toNanos();
+            while (runner[0].isAlive() && System.nanoTime() - until < 0L) {
+                Thread.onSpinWait();
+            }
+        } finally {
+            groupLock.unlock();
+        }
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (runner[0].isAlive() && System.nanoTime() - deadline < 0L) {
+            Thread.onSpinWait();
+        }
+        OutOfMemoryProbe.releaseHeap();
+        boolean ended = !runner[0].isAlive();
+        java.util.Optional<?> again = group.tryGo(() -> "again");
+        return again.isPresent() ? "OK" : "FAILED: the task of a TaskGroup with a limit of 1 returned on a full heap, "
+                + "with the group's lock held a moment (the JVM's first contended SpinLock.lock()); its thread ended: "
+                + ended + "; tryGo afterwards found no free slot: " + group;
     }
 
     /**

@@ -16,13 +16,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code lock()} in the JVM allocates. {@code Mutex.unlock} takes its queue's lock after clearing LOCKED, and
  * {@code WaitGroup.done} after counting down to zero; if the queue's lock is held at that moment (a waiter
  * enqueueing or leaving) on a full heap, the {@code OutOfMemoryError} leaves the mutex free with its waiter parked
- * for good, and the round ended with its waiter parked for good. Each case runs
+ * for good, and the round ended with its waiter parked for good. A {@link TaskGroup}'s returning task marks its slot
+ * given back before it takes the group's lock to give it back ({@code TaskMember.giveSlotBack}): the slot is lost
+ * for good, and a group with a limit of one lets no task in again. Each case runs
  * {@link FirstContendedLockOutOfMemoryProbe} in a JVM of its own with a small heap.
  */
 class FirstContendedLockOutOfMemoryTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"mutex-unlock", "waitgroup-done"})
+    @ValueSource(strings = {"mutex-unlock", "waitgroup-done", "taskgroup-slot"})
     void theJvmsFirstContendedQueueLockAfterAStateChangeOnAFullHeapStillWakesTheWaiter(String probe)
             throws Exception {
         LockTests.runOutOfMemoryProbe(FirstContendedLockOutOfMemoryProbe.class, probe);
@@ -30,7 +32,7 @@ class FirstContendedLockOutOfMemoryTest {
 
     /** The controls: the same with {@code tryLock()}'s call site linked first; they pass. */
     @ParameterizedTest
-    @ValueSource(strings = {"mutex-unlock-linked", "waitgroup-done-linked"})
+    @ValueSource(strings = {"mutex-unlock-linked", "waitgroup-done-linked", "taskgroup-slot-linked"})
     void theSameWithTryLockLinkedFirstWakesTheWaiter(String probe) throws Exception {
         LockTests.runOutOfMemoryProbe(FirstContendedLockOutOfMemoryProbe.class, probe);
     }
