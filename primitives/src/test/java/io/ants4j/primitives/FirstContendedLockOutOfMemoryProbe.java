@@ -22,7 +22,9 @@ import java.util.function.BooleanSupplier;
  *       returns, while the group's lock is held a moment (a submitter, as it happens). The returning member marks
  *       its slot given back, then takes the group's lock to give it back: afterwards a slot must be free.</li>
  * </ul>
- * A name ending in {@code -linked} first runs an uncontended {@code tryLock()} of another {@code SpinLock} with
+ * A name ending in {@code -virtual} makes the call in a virtual thread (it is stripped first, so
+ * {@code mutex-unlock-linked-virtual} is the linked case in a virtual thread). A name ending in {@code -linked} first
+ * runs an uncontended {@code tryLock()} of another {@code SpinLock} with
  * memory to spare (the control: the call site linked).
  */
 final class FirstContendedLockOutOfMemoryProbe {
@@ -33,9 +35,20 @@ final class FirstContendedLockOutOfMemoryProbe {
     private FirstContendedLockOutOfMemoryProbe() {
     }
 
+    /** Whether the call under test runs in a virtual thread. */
+    private static boolean virtual;
+    /** How the contended lock() ran, for the report. */
+    private static String how = "the JVM's first contended SpinLock.lock()";
+
     public static void main(String[] args) throws Exception {
         String probe = args[0];
+        if (probe.endsWith("-virtual")) {
+            virtual = true;
+            probe = probe.substring(0, probe.length() - "-virtual".length());
+        }
+        String thread = virtual ? ", in a virtual thread" : "";
         if (probe.endsWith("-linked")) {
+            how = "a contended SpinLock.lock(), tryLock linked first";
             new SpinLock().tryLock();
             probe = probe.substring(0, probe.length() - "-linked".length());
         }
@@ -45,7 +58,7 @@ final class FirstContendedLockOutOfMemoryProbe {
             case "taskgroup-slot" -> taskGroupSlot();
             default -> "unknown probe " + args[0];
         };
-        System.out.println(result);
+        System.out.println(result.replace("the JVM's first contended SpinLock.lock()", how + thread));
         System.exit(0);
     }
 
@@ -130,7 +143,7 @@ final class FirstContendedLockOutOfMemoryProbe {
         held.lock();
         Thread t;
         try {
-            t = Thread.ofPlatform().daemon(true).start(() -> {
+            t = (virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon(true)).start(() -> {
                 OutOfMemoryProbe.fillHeap();
                 try {
                     call.run();
