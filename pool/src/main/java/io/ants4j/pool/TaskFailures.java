@@ -22,6 +22,18 @@ final class TaskFailures {
         this.options = options;
     }
 
+    /**
+     * The message of a panic handler's failure when there is no memory for the pool's. Read from a field: a string
+     * literal is made when the code using it first runs, which may be on that exhausted heap.
+     */
+    private static final String HANDLER_THREW;
+    /** Read here, when a pool is made: the first read of the enum initializes it, which allocates. */
+    private static final System.Logger.Level ERROR = System.Logger.Level.ERROR;
+
+    static {
+        HANDLER_THREW = "a pool's panicHandler threw while handling a task failure";
+    }
+
     /** Hands a task's failure to the panic handler, or logs it; never throws. */
     void report(Throwable failure) {
         Consumer<? super Throwable> handler = options.panicHandler();
@@ -35,7 +47,16 @@ final class TaskFailures {
             if (handlerFailure != failure) { // a handler that rethrows the task's throwable reports it as it is
                 suppress(handlerFailure, failure);
             }
-            log(handlerFailure, "the panicHandler of " + pool + " threw while handling a task failure");
+            log(handlerFailure, handlerThrew());
+        }
+    }
+
+    /** The message of a panic handler's failure; {@link #HANDLER_THREW} if there is no memory to make it. */
+    private String handlerThrew() {
+        try {
+            return "the panicHandler of " + pool + " threw while handling a task failure";
+        } catch (Throwable noMemory) {
+            return HANDLER_THREW;
         }
     }
 
@@ -54,7 +75,7 @@ final class TaskFailures {
      */
     void reportOnCaller(Throwable failure, String message) {
         try {
-            options.logger().log(System.Logger.Level.ERROR, message, failure);
+            options.logger().log(ERROR, message, failure);
         } catch (Throwable loggerFailure) {
             // nowhere else to report to
         }
@@ -67,10 +88,10 @@ final class TaskFailures {
     private void log(Throwable t, String message) {
         try {
             if (message == null) {
-                options.logger().log(System.Logger.Level.ERROR,
+                options.logger().log(ERROR,
                         () -> "task failed in " + pool + " worker " + Thread.currentThread().getName(), t);
             } else {
-                options.logger().log(System.Logger.Level.ERROR, message, t);
+                options.logger().log(ERROR, message, t);
             }
         } catch (Throwable loggerFailure) {
             if (loggerFailure != t) {

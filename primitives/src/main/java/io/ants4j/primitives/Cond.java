@@ -243,7 +243,11 @@ public final class Cond {
                 lock.lock();
                 return;
             } catch (OutOfMemoryError e) {
-                Thread.yield();
+                try {
+                    Thread.yield();
+                } catch (OutOfMemoryError noMemoryToYield) {
+                    Thread.onSpinWait(); // a virtual thread's yield unmounts it, which allocates
+                }
             }
         }
     }

@@ -302,8 +302,8 @@ public final class SingleFlight<K, V> {
                 return runHere(key, mine, fn);
             }
             if (inFlight.runner == self && !inFlight.isCompleted()) {
-                throw new IllegalStateException(
-                        "SingleFlight.run called for key " + key + " from inside its own function");
+                throw new IllegalStateException( // no key in the message: its toString may throw, or call run
+                        "SingleFlight.run called from inside the function of the call in flight for the same key");
             }
             if (node == null) {
                 node = new Node(self);

@@ -94,10 +94,17 @@ public final class SpinLock implements Lock {
         LINKING.attempt();
     }
 
-    /** Links unlock's call sites before any lock is held, on a throwaway lock. */
+    /**
+     * Links the call sites of lock, tryLock and unlock before any lock is held, on a throwaway lock: callers take the
+     * lock after they changed their own state (a Mutex's unlock, the end of a WaitGroup's round), where an
+     * OutOfMemoryError would leave that change half done.
+     */
     private static void linkStateChanges() {
         SpinLock linking = new SpinLock();
-        linking.lock();
+        linking.lock(); // uncontended: its CAS
+        linking.tryLock(); // held: the read a contended lock() begins each attempt with
+        linking.unlock();
+        linking.tryLock(); // free: the read, then the attempt's CAS
         linking.unlock();
     }
 
@@ -138,7 +145,11 @@ public final class SpinLock implements Lock {
         return (int) STATE.getAcquire(this) == LOCKED;
     }
 
-    /** Acquires the lock, spinning with backoff until it is free. Not reentrant. */
+    /**
+     * Acquires the lock, spinning with backoff until it is free. Not reentrant. Throws nothing (a
+     * {@code StackOverflowError} aside): where a virtual thread cannot yield or sleep for want of memory, it spins
+     * without them, so that code which changed its state before taking the lock can finish.
+     */
     @Override
     public void lock() {
         if (!STATE.compareAndSet(this, UNLOCKED, LOCKED)) {
@@ -235,10 +246,16 @@ public final class SpinLock implements Lock {
         try {
             while (!tryLock()) {
                 interrupted |= Thread.interrupted();
-                backoff = backOff(backoff);
+                try {
+                    backoff = backOff(backoff);
+                } catch (Throwable noMemory) {
+                    // a virtual thread's yield or park unmounts it, which allocates: on an exhausted heap it
+                    // throws; lock() must not (its callers take it after changing their own state), so it spins
+                    Thread.onSpinWait();
+                }
             }
         } finally {
-            if (interrupted) { // also when a park throws (a virtual thread with no memory to unmount)
+            if (interrupted) {
                 try {
                     Thread.currentThread().interrupt();
                 } catch (Throwable t) {
