@@ -1,9 +1,10 @@
 package io.ants4j.primitives;
 
+import static io.ants4j.primitives.FirstRunOutOfMemoryProbe.parkedWaiter;
+import static io.ants4j.primitives.FirstRunOutOfMemoryProbe.where;
+
 import java.lang.reflect.Field;
 import java.time.Duration;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 /**
  * Run in a JVM of its own with a small heap ({@link FirstContendedLockOutOfMemoryTest}): the first contended
@@ -166,35 +167,5 @@ final class FirstContendedLockOutOfMemoryProbe {
         Field f = target.getClass().getDeclaredField(name);
         f.setAccessible(true);
         return f.get(target);
-    }
-
-    private static Thread parkedWaiter(Runnable waiting) {
-        Thread t = Thread.ofPlatform().daemon(true).start(waiting);
-        return until(() -> t.getState() == Thread.State.WAITING
-                && LockSupport.getBlocker(t) instanceof WaitQueue.Waiter) ? t : null;
-    }
-
-    private static boolean until(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0L) {
-                return false;
-            }
-            Thread.yield();
-        }
-        return true;
-    }
-
-    private static String where(Throwable t) {
-        if (t == null) {
-            return "nothing";
-        }
-        StringBuilder b = new StringBuilder(t.toString());
-        for (StackTraceElement e : t.getStackTrace()) {
-            if (e.getClassName().startsWith("io.ants4j.")) {
-                b.append(" at ").append(e);
-            }
-        }
-        return b.toString();
     }
 }

@@ -208,7 +208,7 @@ final class FirstRunOutOfMemoryProbe {
      * Starts {@code waiting} on a platform thread and waits until it parks on a primitive's waiter node;
      * returns the thread, or null if it did not park within {@link #WAIT}.
      */
-    private static Thread parkedWaiter(Runnable waiting) {
+    static Thread parkedWaiter(Runnable waiting) {
         Thread t = Thread.ofPlatform().daemon(true).start(waiting);
         return until(() -> t.getState() == Thread.State.WAITING
                 && LockSupport.getBlocker(t) instanceof WaitQueue.Waiter) ? t : null;
@@ -253,7 +253,7 @@ final class FirstRunOutOfMemoryProbe {
     }
 
     /** {@code t} and the frames of ants4j code it passed through, or "nothing". */
-    private static String where(Throwable t) {
+    static String where(Throwable t) {
         if (t == null) {
             return "nothing";
         }
