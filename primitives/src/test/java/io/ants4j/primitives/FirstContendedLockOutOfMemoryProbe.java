@@ -1,6 +1,7 @@
 package io.ants4j.primitives;
 
-import static io.ants4j.primitives.FirstRunOutOfMemoryProbe.parkedWaiter;
+import static io.ants4j.primitives.FirstRunOutOfMemoryProbe.waiterOnHeldMutex;
+import static io.ants4j.primitives.FirstRunOutOfMemoryProbe.waiterOnOpenRound;
 import static io.ants4j.primitives.FirstRunOutOfMemoryProbe.where;
 
 import java.lang.reflect.Field;
@@ -65,11 +66,7 @@ final class FirstContendedLockOutOfMemoryProbe {
 
     private static String mutexUnlock() throws Exception {
         Mutex lock = new Mutex();
-        lock.lock();
-        Thread waiter = parkedWaiter(() -> {
-            lock.lock();
-            lock.unlock();
-        });
+        Thread waiter = waiterOnHeldMutex(lock);
         if (waiter == null) {
             return "the waiter never parked: " + lock;
         }
@@ -83,14 +80,7 @@ final class FirstContendedLockOutOfMemoryProbe {
 
     private static String waitGroupDone() throws Exception {
         WaitGroup wg = new WaitGroup();
-        wg.add(1);
-        Thread waiter = parkedWaiter(() -> {
-            try {
-                wg.await();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        Thread waiter = waiterOnOpenRound(wg);
         if (waiter == null) {
             return "the waiter never parked: " + wg;
         }
