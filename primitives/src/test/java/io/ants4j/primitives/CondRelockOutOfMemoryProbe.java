@@ -31,15 +31,26 @@ final class CondRelockOutOfMemoryProbe {
     }
 
     /** A Mutex whose lock(), once armed, first fills the heap in the calling thread. */
-    private static final class FillingLock implements Lock {
-        final Mutex inner = new Mutex();
-
+    private static final class FillingLock extends MutexLock {
         @Override
         public void lock() {
             if (armed) {
                 armed = false;
                 OutOfMemoryProbe.fillHeap();
             }
+            inner.lock();
+        }
+    }
+
+    /**
+     * A {@link Lock} that hands every call to its {@link Mutex}, {@code inner}: the base of the test locks that
+     * change one call ({@link CondRelockTest} uses it too).
+     */
+    static class MutexLock implements Lock {
+        final Mutex inner = new Mutex();
+
+        @Override
+        public void lock() {
             inner.lock();
         }
 

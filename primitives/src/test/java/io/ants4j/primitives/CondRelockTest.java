@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,8 +15,7 @@ import org.junit.jupiter.api.Test;
 class CondRelockTest {
 
     /** A lock whose next {@code lock()} throws {@link OutOfMemoryError} once, as an allocation in it would. */
-    private static final class LockFailingOnce implements Lock {
-        final Mutex inner = new Mutex();
+    private static final class LockFailingOnce extends CondRelockOutOfMemoryProbe.MutexLock {
         boolean failNextLock;
 
         @Override
@@ -27,26 +25,6 @@ class CondRelockTest {
                 throw new OutOfMemoryError("test: no memory for a waiter node");
             }
             inner.lock();
-        }
-
-        @Override
-        public void lockInterruptibly() throws InterruptedException {
-            inner.lockInterruptibly();
-        }
-
-        @Override
-        public boolean tryLock() {
-            return inner.tryLock();
-        }
-
-        @Override
-        public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-            return inner.tryLock(time, unit);
-        }
-
-        @Override
-        public void unlock() {
-            inner.unlock();
         }
 
         @Override

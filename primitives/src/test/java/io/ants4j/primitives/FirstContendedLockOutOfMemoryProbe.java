@@ -1,9 +1,11 @@
 package io.ants4j.primitives;
 
+import static io.ants4j.primitives.FirstRunOutOfMemoryProbe.waiterOnHeldMutex;
+import static io.ants4j.primitives.FirstRunOutOfMemoryProbe.waiterOnOpenRound;
+import static io.ants4j.primitives.FirstRunOutOfMemoryProbe.where;
+
 import java.lang.reflect.Field;
 import java.time.Duration;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 /**
  * Run in a JVM of its own with a small heap ({@link FirstContendedLockOutOfMemoryTest}): the first contended
@@ -64,11 +66,7 @@ final class FirstContendedLockOutOfMemoryProbe {
 
     private static String mutexUnlock() throws Exception {
         Mutex lock = new Mutex();
-        lock.lock();
-        Thread waiter = parkedWaiter(() -> {
-            lock.lock();
-            lock.unlock();
-        });
+        Thread waiter = waiterOnHeldMutex(lock);
         if (waiter == null) {
             return "the waiter never parked: " + lock;
         }
@@ -82,14 +80,7 @@ final class FirstContendedLockOutOfMemoryProbe {
 
     private static String waitGroupDone() throws Exception {
         WaitGroup wg = new WaitGroup();
-        wg.add(1);
-        Thread waiter = parkedWaiter(() -> {
-            try {
-                wg.await();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        Thread waiter = waiterOnOpenRound(wg);
         if (waiter == null) {
             return "the waiter never parked: " + wg;
         }
@@ -166,35 +157,5 @@ final class FirstContendedLockOutOfMemoryProbe {
         Field f = target.getClass().getDeclaredField(name);
         f.setAccessible(true);
         return f.get(target);
-    }
-
-    private static Thread parkedWaiter(Runnable waiting) {
-        Thread t = Thread.ofPlatform().daemon(true).start(waiting);
-        return until(() -> t.getState() == Thread.State.WAITING
-                && LockSupport.getBlocker(t) instanceof WaitQueue.Waiter) ? t : null;
-    }
-
-    private static boolean until(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0L) {
-                return false;
-            }
-            Thread.yield();
-        }
-        return true;
-    }
-
-    private static String where(Throwable t) {
-        if (t == null) {
-            return "nothing";
-        }
-        StringBuilder b = new StringBuilder(t.toString());
-        for (StackTraceElement e : t.getStackTrace()) {
-            if (e.getClassName().startsWith("io.ants4j.")) {
-                b.append(" at ").append(e);
-            }
-        }
-        return b.toString();
     }
 }

@@ -51,11 +51,7 @@ final class FirstRunOutOfMemoryProbe {
 
     private static String mutexUnlock() throws Exception {
         Mutex lock = new Mutex();
-        lock.lock();
-        Thread waiter = parkedWaiter(() -> {
-            lock.lock();
-            lock.unlock();
-        });
+        Thread waiter = waiterOnHeldMutex(lock);
         if (waiter == null) {
             return "the waiter never parked: " + lock;
         }
@@ -103,14 +99,7 @@ final class FirstRunOutOfMemoryProbe {
 
     private static String waitGroupDone() throws Exception {
         WaitGroup wg = new WaitGroup();
-        wg.add(1);
-        Thread waiter = parkedWaiter(() -> {
-            try {
-                wg.await();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        Thread waiter = waiterOnOpenRound(wg);
         if (waiter == null) {
             return "the waiter never parked: " + wg;
         }
@@ -205,6 +194,33 @@ final class FirstRunOutOfMemoryProbe {
     }
 
     /**
+     * Locks {@code lock} and parks a waiter on it (see {@link #parkedWaiter}) that, once granted the lock, unlocks
+     * it; returns the waiter, or null if it did not park.
+     */
+    static Thread waiterOnHeldMutex(Mutex lock) {
+        lock.lock();
+        return parkedWaiter(() -> {
+            lock.lock();
+            lock.unlock();
+        });
+    }
+
+    /**
+     * Counts one task in {@code wg} and parks a waiter in its {@code await} (see {@link #parkedWaiter}); returns
+     * the waiter, or null if it did not park.
+     */
+    static Thread waiterOnOpenRound(WaitGroup wg) {
+        wg.add(1);
+        return parkedWaiter(() -> {
+            try {
+                wg.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    /**
      * Starts {@code waiting} on a platform thread and waits until it parks on a primitive's waiter node;
      * returns the thread, or null if it did not park within {@link #WAIT}.
      */
@@ -253,7 +269,7 @@ final class FirstRunOutOfMemoryProbe {
     }
 
     /** {@code t} and the frames of ants4j code it passed through, or "nothing". */
-    private static String where(Throwable t) {
+    static String where(Throwable t) {
         if (t == null) {
             return "nothing";
         }

@@ -467,6 +467,19 @@ class PoolFrayTest {
         assertEquals(0, pool.waiting(), pool::toString);
         t0Ends.countDown();
         pool.tune(2);
+        twoRunAtOnceThenTerminate(pool, tasks);
+        if (handed.get()) {
+            tasks.assertEachRanOnce("t0", "s", "a", "b");
+        } else {
+            tasks.assertEachRanOnce("t0", "a", "b");
+        }
+    }
+
+    /**
+     * The end of the slot-loss tests: no slot was lost, so two tasks, "a" and "b", run at once on {@code pool}
+     * (its capacity 2 by then), and the released pool terminates with no worker counted.
+     */
+    private static void twoRunAtOnceThenTerminate(Pool pool, PoolTasks tasks) throws InterruptedException {
         CountDownLatch abEnd = new CountDownLatch(1);
         for (String name : List.of("a", "b")) {
             assertTrue(pool.tryExecute(tasks.holding(name, abEnd), Duration.ofSeconds(TIMEOUT_SECONDS)),
@@ -477,11 +490,6 @@ class PoolFrayTest {
         pool.release();
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
         assertEquals(0, pool.running(), pool::toString);
-        if (handed.get()) {
-            tasks.assertEachRanOnce("t0", "s", "a", "b");
-        } else {
-            tasks.assertEachRanOnce("t0", "a", "b");
-        }
     }
 
     /**
@@ -516,16 +524,7 @@ class PoolFrayTest {
         join(s, interrupter);
         assertEquals(0, pool.waiting(), pool::toString);
         t0Ends.countDown();
-        CountDownLatch abEnd = new CountDownLatch(1);
-        for (String name : List.of("a", "b")) {
-            assertTrue(pool.tryExecute(tasks.holding(name, abEnd), Duration.ofSeconds(TIMEOUT_SECONDS)),
-                    () -> name + " found no free worker on a pool of capacity 2: a slot was lost: " + pool);
-        }
-        until("a and b run at once", () -> tasks.active() == 2);
-        abEnd.countDown();
-        pool.release();
-        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
-        assertEquals(0, pool.running(), pool::toString);
+        twoRunAtOnceThenTerminate(pool, tasks);
         if (rejected.get()) {
             tasks.assertEachRanOnce("t0", "a", "b");
         } else {

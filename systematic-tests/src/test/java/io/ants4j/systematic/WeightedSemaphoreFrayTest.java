@@ -13,6 +13,7 @@ import io.ants4j.primitives.WeightedSemaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
 import org.pastalab.fray.core.scheduler.RandomScheduler;
@@ -158,7 +159,7 @@ class WeightedSemaphoreFrayTest {
         WeightedSemaphore sem = new WeightedSemaphore(2);
         sem.acquire(2);
         AtomicBoolean interruptSent = new AtomicBoolean();
-        Thread waiter = start("waiter", () -> {
+        raceAGrant(sem, () -> {
             try {
                 sem.acquire(2);
             } catch (InterruptedException gaveUp) {
@@ -170,21 +171,13 @@ class WeightedSemaphoreFrayTest {
             } finally {
                 sem.release(2);
             }
+        }, waiter -> new Thread[] {
+            start("granter", () -> sem.release(2)),
+            start("interrupter", () -> {
+                waiter.interrupt();
+                interruptSent.set(true);
+            }),
         });
-        untilParked(waiter);
-        Thread behind = start("behind", () -> {
-            sem.acquire(1);
-            sem.release(1);
-        });
-        untilParked(behind);
-        Thread granter = start("granter", () -> sem.release(2));
-        Thread interrupter = start("interrupter", () -> {
-            waiter.interrupt();
-            interruptSent.set(true);
-        });
-        join(granter, interrupter, waiter, behind);
-        assertEquals(2, sem.available(), () -> "permits lost: " + sem);
-        assertTrue(sem.tryAcquire(2), () -> "permits lost or a waiter left queued: " + sem);
     }
 
     /**
@@ -201,22 +194,36 @@ class WeightedSemaphoreFrayTest {
     void aGrantRacingATimeoutIsKeptOrGivenBack() throws InterruptedException {
         WeightedSemaphore sem = new WeightedSemaphore(2);
         sem.acquire(2);
-        Thread waiter = start("waiter", () -> {
+        raceAGrant(sem, () -> {
             if (sem.tryAcquire(2, 50, TimeUnit.MILLISECONDS)) { // long enough to park, and behind to queue, first
                 sem.release(2);
             }
+        }, waiter -> new Thread[] {
+            start("granter", () -> {
+                until("the waiter's wait times out", () -> waiter.getState() != Thread.State.TIMED_WAITING);
+                sem.release(2);
+            }),
         });
+    }
+
+    /**
+     * The frame of the grant races: with both of {@code sem}'s 2 permits held by the calling thread, "waiter"
+     * runs {@code waiterBody} and parks, and "behind" queues for 1 behind it; then {@code racers}, given the
+     * waiter, starts the threads that race its grant against its leaving (in array order). All are joined, racers
+     * first (behind stays asleep if a grant was given back to nobody, which the bound of the join reports), and
+     * every permit must come back with no waiter left queued.
+     */
+    private static void raceAGrant(WeightedSemaphore sem, FrayThreads.Body waiterBody,
+            Function<Thread, Thread[]> racers) throws InterruptedException {
+        Thread waiter = start("waiter", waiterBody);
         untilParked(waiter);
         Thread behind = start("behind", () -> {
             sem.acquire(1);
             sem.release(1);
         });
         untilParked(behind);
-        Thread granter = start("granter", () -> {
-            until("the waiter's wait times out", () -> waiter.getState() != Thread.State.TIMED_WAITING);
-            sem.release(2);
-        });
-        join(granter, waiter, behind);
+        join(racers.apply(waiter));
+        join(waiter, behind);
         assertEquals(2, sem.available(), () -> "permits lost: " + sem);
         assertTrue(sem.tryAcquire(2), () -> "permits lost or a waiter left queued: " + sem);
     }
