@@ -243,11 +243,7 @@ public final class Cond {
                 lock.lock();
                 return;
             } catch (OutOfMemoryError e) {
-                try {
-                    Thread.yield();
-                } catch (OutOfMemoryError noMemoryToYield) {
-                    Thread.onSpinWait(); // a virtual thread's yield unmounts it, which allocates
-                }
+                SpinLock.yieldOrSpin();
             }
         }
     }

@@ -311,7 +311,7 @@ public final class RWMutex implements ReadWriteLock {
             if (writers.isStarving()) {
                 return false; // the lock goes to the writers that waited over 1 ms
             }
-            Thread.yield(); // another thread is a few steps from releasing the inner Mutex or announcing itself
+            SpinLock.yieldOrSpin(); // another thread is a few steps from releasing the inner Mutex or announcing itself
         }
     }
 
@@ -413,7 +413,7 @@ public final class RWMutex implements ReadWriteLock {
             if (node != null) {
                 WaitQueue.park(node, false, false, 0L);
             } else {
-                Thread.yield();
+                SpinLock.yieldOrSpin();
             }
         }
         if (!reader) {

@@ -266,6 +266,18 @@ public final class SpinLock implements Lock {
         }
     }
 
+    /**
+     * {@link Thread#yield()}, or a spin-wait hint where a virtual thread cannot yield for want of memory (unmounting
+     * it allocates): for the waits of the primitives that must not throw, having changed their state.
+     */
+    static void yieldOrSpin() {
+        try {
+            Thread.yield();
+        } catch (Throwable noMemory) {
+            Thread.onSpinWait();
+        }
+    }
+
     /** The backoff loop of the interruptible and timed acquisitions; returns false on timeout. */
     private boolean spin(long deadline, boolean timed) throws InterruptedException {
         int backoff = 1;

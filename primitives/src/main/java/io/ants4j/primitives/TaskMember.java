@@ -256,7 +256,7 @@ final class TaskMember<T> implements Runnable, Callable<T> {
         boolean interruptedByOwnCancellation = !TASK_STATE.compareAndSet(this, CALLED, RETURNED);
         if (interruptedByOwnCancellation) {
             while ((int) TASK_STATE.getVolatile(this) == INTERRUPTING) {
-                Thread.yield(); // the canceller is between its claim and the end of its interrupt
+                SpinLock.yieldOrSpin(); // the canceller is between its claim and the end of its interrupt
             }
         }
         if (enclosing != null) {
