@@ -13,15 +13,6 @@ import java.util.function.Consumer;
  * cycle): the report goes out without it.
  */
 final class TaskFailures {
-    private final String pool;
-    private final PoolOptions options;
-
-    /** The failures of the pool named {@code pool}, reported as {@code options} say. */
-    TaskFailures(String pool, PoolOptions options) {
-        this.pool = pool;
-        this.options = options;
-    }
-
     /**
      * The message of a panic handler's failure when there is no memory for the pool's. Read from a field: a string
      * literal is made when the code using it first runs, which may be on that exhausted heap.
@@ -32,6 +23,15 @@ final class TaskFailures {
 
     static {
         HANDLER_THREW = "a pool's panicHandler threw while handling a task failure";
+    }
+
+    private final String pool;
+    private final PoolOptions options;
+
+    /** The failures of the pool named {@code pool}, reported as {@code options} say. */
+    TaskFailures(String pool, PoolOptions options) {
+        this.pool = pool;
+        this.options = options;
     }
 
     /** Hands a task's failure to the panic handler, or logs it; never throws. */
