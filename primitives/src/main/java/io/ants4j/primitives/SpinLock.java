@@ -13,9 +13,10 @@ import java.util.concurrent.locks.LockSupport;
  * of Go's ants pool ({@code pkg/sync.spinLock}), suited to critical sections of a few
  * instructions that are held far shorter than a park/unpark round trip.
  *
- * <p>A virtual thread that still finds the lock held once its backoff has reached the cap sleeps
- * for some microseconds between attempts instead of yielding, so that a holder that was unmounted
- * inside its critical section gets a carrier again; spinning virtual threads never starve it. An
+ * <p>A virtual thread that still finds the lock held once its backoff has reached the cap (or 16
+ * yields, if the cap is larger) sleeps for some microseconds between attempts instead of yielding,
+ * so that a holder that was unmounted inside its critical section gets a carrier again; spinning
+ * virtual threads never starve it. An
  * interrupt that comes while {@link #lock()} waits is kept: the thread returns with its interrupt
  * status set.
  *
@@ -50,7 +51,9 @@ public final class SpinLock implements Lock {
      * call) is resubmitted from outside when it can go on, and a carrier whose local queue never
      * empties does not get to it: with more spinners than carriers they kept every local queue
      * busy and the holder never ran again. So a virtual thread at the backoff cap parks for
-     * VIRTUAL_PARK_NANOS between attempts; the carriers run dry and pick the holder up. Platform
+     * VIRTUAL_PARK_NANOS between attempts; the carriers run dry and pick the holder up. Its cap is
+     * at most DEFAULT_MAX_BACKOFF: the yields before the first park keep the holder off its carrier
+     * as long, and a large cap (2^24 yields) did so for seconds. Platform
      * threads keep yielding: the OS scheduler is fair to a thread that is ready to run. A park
      * returns at once while the thread is interrupted, so lock() clears the status while it
      * waits and sets it again once it holds the lock, as AQS does.
@@ -124,7 +127,9 @@ public final class SpinLock implements Lock {
      * between attempts.
      *
      * @param maxBackoff the largest number of yields between two attempts, at least 1; any
-     *     {@code int} up to {@link Integer#MAX_VALUE} is honoured (the doubling stops at it)
+     *     {@code int} up to {@link Integer#MAX_VALUE} is honoured (the doubling stops at it) by
+     *     platform threads; a virtual thread sleeps instead once it reaches 16 (see the class
+     *     description)
      * @throws IllegalArgumentException if {@code maxBackoff < 1}
      */
     public SpinLock(int maxBackoff) {
@@ -295,7 +300,7 @@ public final class SpinLock implements Lock {
 
     /** Waits before the next attempt; the caller has cleared the interrupt status. */
     private int backOff(int backoff) {
-        if (backoff == maxBackoff && Thread.currentThread().isVirtual()) {
+        if ((backoff == maxBackoff || backoff >= DEFAULT_MAX_BACKOFF) && Thread.currentThread().isVirtual()) {
             LockSupport.parkNanos(this, VIRTUAL_PARK_NANOS);
             return backoff;
         }
