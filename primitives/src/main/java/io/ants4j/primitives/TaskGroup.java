@@ -253,8 +253,10 @@ public final class TaskGroup<T> implements AutoCloseable {
      *
      * @param limit the most tasks of the group that run at once; negative: no limit
      * @throws IllegalStateException if {@code limit} is zero or more and a task of the group is
-     *     active: let in by {@code go} or {@code tryGo} and not yet returned (errgroup panics); the
-     *     limit is then unchanged. A negative limit may be set at any time, as in errgroup.
+     *     active: let in by {@code go} or {@code tryGo} and not yet returned; the limit is then
+     *     unchanged (errgroup panics when the group had a limit, and when it had none leaves its active
+     *     goroutines to block for ever when they return). A negative limit may be set at any time, as in
+     *     errgroup.
      */
     public void setLimit(int limit) {
         WaitQueue.Waiter letIn;
