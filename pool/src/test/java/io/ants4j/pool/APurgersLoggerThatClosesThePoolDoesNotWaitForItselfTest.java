@@ -1,0 +1,125 @@
+package io.ants4j.pool;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Field;
+import java.time.Duration;
+import java.util.ResourceBundle;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.agrona.concurrent.NanoClock;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The pool's logger, called on the purger thread when a run of the purger throws (on a real heap, an
+ * {@code OutOfMemoryError} growing its list of stale workers; injected here as a clock that throws once on the
+ * purger thread, as {@code ExpiryTest} does), that closes the pool from there.
+ *
+ * <p>Contracts: {@code WorkerPool.close()} (WorkerPool.java:196) "Releases the pool and waits until it has
+ * terminated, as ExecutorService.close() does ... Returns at once on a terminated pool"; {@code releaseTimeout}
+ * (WorkerPool.java:158) "waits until every worker thread and the pool's background threads ... have ended";
+ * README "Failures": the purger's failures go to the logger, and the library refuses (IllegalStateException)
+ * the one other self-wait a logger can start (from shutdownNow), instead of hanging.
+ *
+ * <p>What happens: close() releases the pool, which records the purger thread (the caller itself) among the
+ * threads awaitTermination joins, then awaitTermination joins the current thread: close() never returns (it
+ * waits a day, then again), and since the purger thread never ends, no other thread's awaitTermination or
+ * releaseTimeout ever succeeds either, though no task runs.
+ */
+class APurgersLoggerThatClosesThePoolDoesNotWaitForItselfTest {
+
+    /** A logger that closes {@code pool} (once) when it is told of a failure, and records how that went. */
+    private static final class ClosingLogger implements System.Logger {
+        final AtomicReference<WorkerPool> pool = new AtomicReference<>();
+        final AtomicBoolean called = new AtomicBoolean();
+        final CountDownLatch closeCalled = new CountDownLatch(1);
+        final CountDownLatch closeReturned = new CountDownLatch(1);
+        final AtomicReference<Throwable> closeThrew = new AtomicReference<>();
+
+        @Override
+        public String getName() {
+            return "closing";
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+            return true;
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String msg, Throwable t) {
+            WorkerPool p = pool.get();
+            if (p == null || !called.compareAndSet(false, true)) {
+                return;
+            }
+            closeCalled.countDown();
+            try {
+                p.close(); // the pool failed in its background: shut it down
+            } catch (Throwable e) {
+                closeThrew.set(e);
+            } finally {
+                closeReturned.countDown();
+            }
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"-purger", "-ticker"})
+    void closeFromABackgroundThreadsLoggerReturnsAndThePoolTerminates(String thread) throws Exception {
+        ClosingLogger logger = new ClosingLogger();
+        AtomicBoolean armed = new AtomicBoolean(true);
+        NanoClock failsOnceOnThePurger = () -> {
+            if (Thread.currentThread().getName().endsWith(thread) && armed.compareAndSet(true, false)) {
+                throw new IllegalStateException("injected: a run of the pool's" + thread + " fails (as an OutOfMemoryError would)");
+            }
+            return System.nanoTime();
+        };
+        PoolOptions options = PoolOptions.builder().expiryDuration(Duration.ofMillis(50))
+                .threadFactory(r -> Thread.ofPlatform().daemon(true).unstarted(r)).logger(logger).build();
+        Pool pool = Pool.newPool(2, options);
+        replaceCore(pool, options, failsOnceOnThePurger);
+        logger.pool.set(pool);
+
+        CountDownLatch ran = new CountDownLatch(1);
+        pool.execute(ran::countDown); // the first worker: its kind starts purger and ticker
+        assertTrue(ran.await(10, TimeUnit.SECONDS));
+        assertTrue(logger.closeCalled.await(10, TimeUnit.SECONDS), "the logger was never called on the " + thread);
+
+        boolean returned = logger.closeReturned.await(5, TimeUnit.SECONDS);
+        boolean terminated = pool.awaitTermination(2, TimeUnit.SECONDS);
+        String others;
+        try {
+            pool.releaseTimeout(Duration.ofSeconds(1));
+            others = "releaseTimeout from another thread returned";
+        } catch (TimeoutException e) {
+            others = "releaseTimeout from another thread: " + e.getMessage();
+        }
+        assertTrue(returned && terminated,
+                "close() called by the pool's logger on the " + thread + " thread returned: " + returned
+                        + " (threw " + logger.closeThrew.get() + "); isTerminated()=" + pool.isTerminated()
+                        + ", running()=" + pool.running() + ", awaitTermination from another thread: " + terminated
+                        + "; " + others + "; " + pool);
+    }
+
+    /** Puts a core of the same name and options, whose purger and ticker read {@code clock}, under {@code pool}. */
+    private static void replaceCore(Pool pool, PoolOptions options, NanoClock clock) throws ReflectiveOperationException {
+        Field coreField = AbstractWorkerPool.class.getDeclaredField("core");
+        coreField.setAccessible(true);
+        PoolCore old = (PoolCore) coreField.get(pool);
+        Field runnerField = PoolCore.class.getDeclaredField("runner");
+        runnerField.setAccessible(true);
+        @SuppressWarnings("unchecked")
+        Consumer<Object> runner = (Consumer<Object>) runnerField.get(old);
+        coreField.set(pool, new PoolCore(pool.name(), 2, options, runner, new SpinningWorkers(), clock));
+        old.release();
+    }
+}
