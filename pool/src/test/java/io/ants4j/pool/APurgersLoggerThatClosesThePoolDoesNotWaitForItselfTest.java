@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.agrona.concurrent.NanoClock;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -108,6 +109,48 @@ class APurgersLoggerThatClosesThePoolDoesNotWaitForItselfTest {
                         + " (threw " + logger.closeThrew.get() + "); isTerminated()=" + pool.isTerminated()
                         + ", running()=" + pool.running() + ", awaitTermination from another thread: " + terminated
                         + "; " + others + "; " + pool);
+    }
+
+    /** The same from the purger of a multi-pool's sub-pool: its close() waits for the purger that calls it. */
+    @Test
+    void closeFromASubPoolsPurgersLoggerReturnsAndTheMultiPoolTerminates() throws Exception {
+        ClosingLogger logger = new ClosingLogger();
+        AtomicBoolean armed = new AtomicBoolean(true);
+        NanoClock failsOnceOnThePurger = () -> {
+            if (Thread.currentThread().getName().endsWith("-purger") && armed.compareAndSet(true, false)) {
+                throw new IllegalStateException("injected: a run of the sub-pool's purger fails");
+            }
+            return System.nanoTime();
+        };
+        PoolOptions options = PoolOptions.builder().expiryDuration(Duration.ofMillis(50))
+                .threadFactory(r -> Thread.ofPlatform().daemon(true).unstarted(r)).logger(logger).build();
+        MultiPool multi = MultiPool.newMultiPool(1, 2, LoadBalancing.ROUND_ROBIN, options);
+        MultiPoolCore core = (MultiPoolCore) multi.core;
+        Field poolsField = MultiPoolCore.class.getDeclaredField("pools");
+        poolsField.setAccessible(true);
+        PoolCore[] pools = (PoolCore[]) poolsField.get(core);
+        Field laneField = MultiPoolCore.class.getDeclaredField("lane");
+        laneField.setAccessible(true);
+        Field runnerField = PoolCore.class.getDeclaredField("runner");
+        runnerField.setAccessible(true);
+        @SuppressWarnings("unchecked")
+        Consumer<Object> runner = (Consumer<Object>) runnerField.get(pools[0]);
+        PoolCore old = pools[0];
+        pools[0] = new PoolCore(multi.name() + "-0", 2, options, runner, (SpinningWorkers) laneField.get(core),
+                failsOnceOnThePurger);
+        old.release();
+        logger.pool.set(multi);
+
+        CountDownLatch ran = new CountDownLatch(1);
+        multi.execute(ran::countDown);
+        assertTrue(ran.await(10, TimeUnit.SECONDS));
+        assertTrue(logger.closeCalled.await(10, TimeUnit.SECONDS), "the sub-pool's purger never logged");
+        boolean returned = logger.closeReturned.await(5, TimeUnit.SECONDS);
+        boolean terminated = multi.awaitTermination(2, TimeUnit.SECONDS);
+        assertTrue(returned && terminated,
+                "close() called by the logger on a sub-pool's purger thread returned: " + returned
+                        + " (threw " + logger.closeThrew.get() + "); isTerminated()=" + multi.isTerminated()
+                        + ", awaitTermination from another thread: " + terminated + "; " + multi);
     }
 
     /** Puts a core of the same name and options, whose purger and ticker read {@code clock}, under {@code pool}. */
