@@ -1,0 +1,108 @@
+package io.ants4j.pool;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Field;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A worker whose loop ends on an unexpected error (its revert cannot grow the idle stack: an
+ * {@code OutOfMemoryError}, injected where the stack allocates, as {@code WorkerExitOutOfMemoryTest} does) dies
+ * with its count given back; the JDK then calls its thread's uncaught-exception handler (set by the pool's
+ * {@code threadFactory}) on that very thread, and a handler that shuts the pool down ({@code close()}) waits for
+ * its own thread to end.
+ *
+ * <p>Contracts: {@code WorkerPool.close()} (WorkerPool.java:196) "Releases the pool and waits until it has
+ * terminated ... Returns at once on a terminated pool"; {@code releaseTimeout}/{@code awaitTermination}
+ * (WorkerPool.java:124, :158) "every thread of it has ended"; README "Failures": the pool itself routes failures to
+ * "the worker thread's uncaught-exception handler", and from a task close() "waits for every other task".
+ *
+ * <p>What happens: the dying worker, already out of the live set, is in the list of exited workers that
+ * awaitTermination joins; close() from its handler joins its own thread: it never returns, and since the thread
+ * never ends, nobody's awaitTermination or releaseTimeout succeeds, though isTerminated() is true.
+ */
+class CloseFromADyingWorkersUncaughtHandlerReturnsTest {
+
+    /** The idle stack, whose next growth throws an {@link OutOfMemoryError} once armed. */
+    private static final class FailingGrowth implements WorkerQueue {
+        final WorkerStack delegate = new WorkerStack(1);
+        final AtomicInteger armed = new AtomicInteger();
+
+        @Override
+        public int len() {
+            return delegate.len();
+        }
+
+        @Override
+        public boolean insert(Worker w) {
+            if (armed.compareAndSet(1, 0)) {
+                throw new OutOfMemoryError("Java heap space (injected: growing the idle stack)");
+            }
+            return delegate.insert(w);
+        }
+
+        @Override
+        public Worker detach() {
+            return delegate.detach();
+        }
+
+        @Override
+        public void refresh(long cutoff, List<Worker> expired) {
+            delegate.refresh(cutoff, expired);
+        }
+
+        @Override
+        public void raiseStamps(long stale, long raised) {
+            delegate.raiseStamps(stale, raised);
+        }
+    }
+
+    @Test
+    void closeFromTheUncaughtHandlerOfADyingWorkerReturnsAndThePoolTerminates() throws Exception {
+        AtomicReference<Pool> poolRef = new AtomicReference<>();
+        AtomicReference<Throwable> uncaught = new AtomicReference<>();
+        CountDownLatch closeCalled = new CountDownLatch(1);
+        CountDownLatch closeReturned = new CountDownLatch(1);
+        ThreadFactory platform = Thread.ofPlatform().daemon(true).uncaughtExceptionHandler((t, e) -> {
+            uncaught.set(e);
+            closeCalled.countDown();
+            try {
+                poolRef.get().close(); // a worker died of an error: shut the pool down
+            } finally {
+                closeReturned.countDown();
+            }
+        }).factory();
+        Pool pool = Pool.newPool(1, PoolOptions.builder().disablePurge(true).threadFactory(platform).build());
+        poolRef.set(pool);
+        FailingGrowth idle = new FailingGrowth();
+        Field core = AbstractWorkerPool.class.getDeclaredField("core");
+        core.setAccessible(true);
+        Field workers = PoolCore.class.getDeclaredField("workers");
+        workers.setAccessible(true);
+        workers.set(core.get(pool), idle);
+        idle.armed.set(1);
+
+        pool.execute(() -> { });
+        assertTrue(closeCalled.await(10, TimeUnit.SECONDS), "the worker did not die: " + pool);
+        boolean returned = closeReturned.await(5, TimeUnit.SECONDS);
+        boolean terminated = pool.awaitTermination(2, TimeUnit.SECONDS);
+        String others;
+        try {
+            pool.releaseTimeout(Duration.ofSeconds(1));
+            others = "releaseTimeout from another thread returned";
+        } catch (TimeoutException e) {
+            others = "releaseTimeout from another thread: " + e.getMessage();
+        }
+        assertTrue(returned && terminated, "the worker died of " + uncaught.get() + "; close() from its"
+                + " uncaught-exception handler returned: " + returned + "; isTerminated()=" + pool.isTerminated()
+                + ", awaitTermination from another thread: " + terminated + "; " + others + "; " + pool);
+    }
+}
