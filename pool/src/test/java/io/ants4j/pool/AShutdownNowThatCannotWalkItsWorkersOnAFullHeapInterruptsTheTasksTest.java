@@ -1,0 +1,104 @@
+package io.ants4j.pool;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Field;
+import java.util.AbstractSet;
+import java.util.Iterator;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code shutdownNow()} on an exhausted heap: it closes the pool and sets its stop mark under the lock, then walks
+ * the set of live workers to interrupt them; the walk's iterator is an allocation ({@code ConcurrentHashMap}'s
+ * {@code KeyIterator}), made after the state changed. The failure is injected where the real set allocates, as
+ * {@code WorkerExitOutOfMemoryTest} injects its removal failures.
+ *
+ * <p>Contracts: {@code Pool.shutdownNow()} (AbstractPoolExecutor.java:115) "Releases the pool and interrupts the
+ * running tasks"; {@code WorkerPool}: the transitions are atomic; PoolCore's notes and the project's rule
+ * "allocate before changing state" (a reboot "that runs out of memory leaves the pool closed", "a release records
+ * ... in room reserved"); README "Failures" (what an Error leaves behind is listed, this is not).
+ *
+ * <p>What happens: shutdownNow() throws the OutOfMemoryError with the pool closed and marked stopping, but the
+ * running task is never interrupted; the call did half of what it does, and a second shutdownNow() is needed. And
+ * {@code close()} interrupted while it waits calls shutdownNow and so throws the error instead of waiting.
+ */
+class AShutdownNowThatCannotWalkItsWorkersOnAFullHeapInterruptsTheTasksTest {
+
+    /** The pool's set of live workers, whose next {@code iterator()} throws an {@link OutOfMemoryError} once armed. */
+    private static final class FailingWalk extends AbstractSet<Worker> {
+        final Set<Worker> delegate = ConcurrentHashMap.newKeySet();
+        final AtomicBoolean armed = new AtomicBoolean();
+
+        @Override
+        public boolean add(Worker w) {
+            return delegate.add(w);
+        }
+
+        @Override
+        public boolean remove(Object o) {
+            return delegate.remove(o);
+        }
+
+        @Override
+        public Iterator<Worker> iterator() {
+            if (armed.compareAndSet(true, false)) {
+                throw new OutOfMemoryError("Java heap space (injected: the live set's iterator)");
+            }
+            return delegate.iterator();
+        }
+
+        @Override
+        public int size() {
+            return delegate.size();
+        }
+    }
+
+    @Test
+    void shutdownNowOnAFullHeapInterruptsTheRunningTaskOrLeavesThePoolOpen() throws Exception {
+        Pool pool = Pool.newPool(1, PoolOptions.builder().disablePurge(true)
+                .threadFactory(Thread.ofPlatform().daemon(true).factory()).build());
+        Field core = AbstractWorkerPool.class.getDeclaredField("core");
+        core.setAccessible(true);
+        Field liveField = PoolCore.class.getDeclaredField("live");
+        liveField.setAccessible(true);
+        FailingWalk live = new FailingWalk();
+        liveField.set(core.get(pool), live);
+
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        pool.execute(() -> {
+            started.countDown();
+            try {
+                never.await(20, TimeUnit.SECONDS); // a task that ends when interrupted
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+            }
+        });
+        assertTrue(started.await(10, TimeUnit.SECONDS));
+
+        live.armed.set(true);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        try {
+            pool.shutdownNow();
+        } catch (Throwable t) {
+            thrown.set(t);
+        }
+        boolean taskInterrupted = interrupted.await(5, TimeUnit.SECONDS);
+        boolean closed = pool.isShutdown();
+        try {
+            assertTrue(taskInterrupted || !closed, "shutdownNow() threw " + thrown.get() + " and left the pool closed"
+                    + " (isShutdown()=" + closed + ") with its running task never interrupted: " + pool);
+        } finally {
+            never.countDown();
+            pool.shutdownNow();
+            pool.awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+}
