@@ -101,4 +101,62 @@ class AShutdownNowThatCannotWalkItsWorkersOnAFullHeapInterruptsTheTasksTest {
             pool.awaitTermination(10, TimeUnit.SECONDS);
         }
     }
+
+    /**
+     * close() interrupted while it waits: WorkerPool.close (WorkerPool.java:184) "if interrupted while waiting, it
+     * interrupts the running tasks (as shutdownNow does) once, goes on waiting, and returns with the interrupt status
+     * set". Its shutdownNow's walk running out of memory makes close() throw, with the interrupt that the wait
+     * consumed lost and the task never interrupted.
+     */
+    @Test
+    void closeInterruptedOnAFullHeapKeepsTheInterruptStatus() throws Exception {
+        Pool pool = Pool.newPool(1, PoolOptions.builder().disablePurge(true)
+                .threadFactory(Thread.ofPlatform().daemon(true).factory()).build());
+        Field core = AbstractWorkerPool.class.getDeclaredField("core");
+        core.setAccessible(true);
+        Field liveField = PoolCore.class.getDeclaredField("live");
+        liveField.setAccessible(true);
+        FailingWalk live = new FailingWalk();
+        liveField.set(core.get(pool), live);
+
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        pool.execute(() -> {
+            started.countDown();
+            try {
+                never.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+            }
+        });
+        assertTrue(started.await(10, TimeUnit.SECONDS));
+        live.armed.set(true);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        AtomicBoolean statusAfter = new AtomicBoolean();
+        CountDownLatch closing = new CountDownLatch(1);
+        Thread closer = Thread.ofPlatform().daemon(true).start(() -> {
+            closing.countDown();
+            try {
+                pool.close();
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+            statusAfter.set(Thread.currentThread().isInterrupted());
+        });
+        assertTrue(closing.await(10, TimeUnit.SECONDS));
+        TestSupport.eventually("close() waits", () -> pool.isShutdown() && closer.getState() != Thread.State.RUNNABLE);
+        closer.interrupt();
+        closer.join(10_000);
+        boolean taskInterrupted = interrupted.await(2, TimeUnit.SECONDS);
+        try {
+            assertTrue(!closer.isAlive() && (thrown.get() == null || statusAfter.get()),
+                    "close() interrupted while waiting threw " + thrown.get() + "; interrupt status afterwards: "
+                            + statusAfter.get() + "; the running task interrupted: " + taskInterrupted + "; " + pool);
+        } finally {
+            never.countDown();
+            pool.shutdownNow();
+            pool.awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
 }
