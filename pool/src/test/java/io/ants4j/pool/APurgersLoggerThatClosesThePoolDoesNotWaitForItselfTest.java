@@ -21,9 +21,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code OutOfMemoryError} growing its list of stale workers; injected here as a clock that throws once on the
  * purger thread, as {@code ExpiryTest} does), that closes the pool from there.
  *
- * <p>Contracts: {@code WorkerPool.close()} (WorkerPool.java:196) "Releases the pool and waits until it has
+ * <p>Contracts: {@code WorkerPool.close()} (WorkerPool.java:188) "Releases the pool and waits until it has
  * terminated, as ExecutorService.close() does ... Returns at once on a terminated pool"; {@code releaseTimeout}
- * (WorkerPool.java:158) "waits until every worker thread and the pool's background threads ... have ended";
+ * (WorkerPool.java:160) "waits until every worker thread and the pool's background threads ... have ended";
  * README "Failures": the purger's failures go to the logger, and the library refuses (IllegalStateException)
  * the one other self-wait a logger can start (from shutdownNow), instead of hanging.
  *

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * {@code KeyIterator}), made after the state changed. The failure is injected where the real set allocates, as
  * {@code WorkerExitOutOfMemoryTest} injects its removal failures.
  *
- * <p>Contracts: {@code Pool.shutdownNow()} (AbstractPoolExecutor.java:115) "Releases the pool and interrupts the
+ * <p>Contracts: {@code Pool.shutdownNow()} (AbstractPoolExecutor.java:118) "Releases the pool and interrupts the
  * running tasks"; {@code WorkerPool}: the transitions are atomic; PoolCore's notes and the project's rule
  * "allocate before changing state" (a reboot "that runs out of memory leaves the pool closed", "a release records
  * ... in room reserved"); README "Failures" (what an Error leaves behind is listed, this is not).
@@ -103,7 +103,7 @@ class AShutdownNowThatCannotWalkItsWorkersOnAFullHeapInterruptsTheTasksTest {
     }
 
     /**
-     * close() interrupted while it waits: WorkerPool.close (WorkerPool.java:184) "if interrupted while waiting, it
+     * close() interrupted while it waits: WorkerPool.close (WorkerPool.java:188) "if interrupted while waiting, it
      * interrupts the running tasks (as shutdownNow does) once, goes on waiting, and returns with the interrupt status
      * set". Its shutdownNow's walk running out of memory makes close() throw, with the interrupt that the wait
      * consumed lost and the task never interrupted.

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * A multi-pool's logger, called by {@code shutdownNow()} when an interrupt throws, that tunes the pool, while
  * another thread tunes it too.
  *
- * <p>Contracts: README "Life cycle": "The pool's logger, called by shutdownNow() when an interrupt throws, runs
+ * <p>Contracts: README "Life cycle" (README.md:329): "The pool's logger, called by shutdownNow() when an interrupt throws, runs
  * halfway through that call: from there, reboot(), close(), awaitTermination and releaseTimeout on the same pool
  * throw IllegalStateException ..., and shutdownNow() goes on" (tune is not among the refused calls, and
  * ShutdownNowLoggerOtherCallsTest: the refusal "refuses nothing else"); WorkerPool: "The transitions (release,

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
  * {@code threadFactory}) on that very thread, and a handler that shuts the pool down ({@code close()}) waits for
  * its own thread to end.
  *
- * <p>Contracts: {@code WorkerPool.close()} (WorkerPool.java:196) "Releases the pool and waits until it has
+ * <p>Contracts: {@code WorkerPool.close()} (WorkerPool.java:188) "Releases the pool and waits until it has
  * terminated ... Returns at once on a terminated pool"; {@code releaseTimeout}/{@code awaitTermination}
- * (WorkerPool.java:124, :158) "every thread of it has ended"; README "Failures": the pool itself routes failures to
+ * (WorkerPool.java:132, :160) "every thread of it has ended"; README "Failures": the pool itself routes failures to
  * "the worker thread's uncaught-exception handler", and from a task close() "waits for every other task".
  *
  * <p>What happens: the dying worker, already out of the live set, is in the list of exited workers that
