@@ -898,6 +898,15 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         live.remove(w);
     }
 
+    /** The oldest exited worker whose thread is alive and not {@code self}; lock held. */
+    private Worker exitedWorkerToJoinLocked(Thread self) {
+        Worker w = exitedWorkerAliveLocked();
+        while (w != null && (w.thread() == self || !w.thread().isAlive())) {
+            w = w.nextExited;
+        }
+        return w;
+    }
+
     /** The oldest exited worker whose thread is still alive, forgetting the ones before it; lock held. */
     private Worker exitedWorkerAliveLocked() {
         while (exitedHead != null && !exitedHead.thread().isAlive()) {
@@ -1182,14 +1191,16 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
 
     /**
      * Waits until the pool has terminated and every thread it let go (workers, purgers and tickers of every
-     * generation) has ended. The threads are joined without the lock, then the pool is checked again, since a
-     * reboot and a release meanwhile may have let more threads go.
+     * generation) has ended, but the calling thread: one of them calling this (the logger on the purger, an
+     * ending worker's uncaught-exception handler) would wait for itself. The threads are joined without the
+     * lock, then the pool is checked again, since a reboot and a release meanwhile may have let more threads go.
      *
      * @return false if that did not happen within {@code nanos}
      */
     @Override
     public boolean awaitTermination(long nanos) throws InterruptedException {
         final long deadline = deadline(nanos);
+        final Thread self = Thread.currentThread();
         lock.lock();
         try {
             for (;;) {
@@ -1201,14 +1212,14 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
                     termination.await(rem, TimeUnit.NANOSECONDS);
                 }
                 Thread[] alive = exited.alive();
-                Worker worker = exitedWorkerAliveLocked();
-                if (alive.length == 0 && worker == null) {
+                Worker worker = exitedWorkerToJoinLocked(self);
+                if (worker == null && (alive.length == 0 || alive.length == 1 && alive[0] == self)) {
                     return true;
                 }
                 lock.unlock();
                 try {
                     for (Thread t : alive) {
-                        if (!join(t, deadline)) {
+                        if (t != self && !join(t, deadline)) {
                             return false;
                         }
                     }
