@@ -6,7 +6,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The {@link WorkerPool} members that all four pools share, over a {@link Core}: the counts, the name and the
@@ -34,11 +33,6 @@ abstract class AbstractWorkerPool implements WorkerPool {
     private final LongAdder submitted;
     private final LongAdder rejected;
     private final PoolEvents.Registration registration;
-    /**
-     * Serializes the tunes, the only changes of the capacity, so that the {@code PoolTuned} event of each
-     * records the capacity before and after that tune.
-     */
-    private final ReentrantLock tuneLock = new ReentrantLock();
 
     /**
      * A pool over {@code core}, which may already run its purger and ticker: if this constructor cannot
@@ -151,14 +145,8 @@ abstract class AbstractWorkerPool implements WorkerPool {
 
     @Override
     public final void tune(int size) {
-        tuneLock.lock();
-        try {
-            int before = core.cap();
-            core.tune(size);
-            PoolEvents.tuned(name, size, before, core.cap());
-        } finally {
-            tuneLock.unlock();
-        }
+        long capacities = core.tune(size);
+        PoolEvents.tuned(name, size, Core.capacityBefore(capacities), Core.capacityAfter(capacities));
     }
 
     @Override

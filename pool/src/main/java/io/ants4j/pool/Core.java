@@ -45,7 +45,26 @@ interface Core {
     /** The state for {@code toString}: open, closed or terminated, and what else tells this core apart. */
     String state();
 
-    void tune(int size);
+    /**
+     * Changes the capacity, atomically with respect to the other tunes of this core (so that the
+     * {@code PoolTuned} event of each records the capacity before and after that very tune, without a lock
+     * around the call: a multi-pool's logger may tune from inside its {@code shutdownNow}); returns both
+     * capacities, packed by {@link #capacities}.
+     */
+    long tune(int size);
+
+    /** Packs the capacities before and after a tune. */
+    static long capacities(int before, int after) {
+        return (long) before << 32 | after & 0xFFFF_FFFFL;
+    }
+
+    static int capacityBefore(long capacities) {
+        return (int) (capacities >> 32);
+    }
+
+    static int capacityAfter(long capacities) {
+        return (int) capacities;
+    }
 
     /**
      * Logs at {@code ERROR}, on the pool's logger, a failure met by a caller of the pool that goes on (an

@@ -233,12 +233,14 @@ final class MultiPoolCore implements Core {
     }
 
     @Override
-    public void tune(int size) {
+    public long tune(int size) {
         lifecycle.lock();
         try {
+            int before = cap();
             for (PoolCore p : pools) {
                 p.tune(size);
             }
+            return Core.capacities(before, cap());
         } finally {
             lifecycle.unlock();
         }

@@ -1011,15 +1011,16 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     // ------------------------------------------------------------------------------------------ life cycle
 
     @Override
-    public void tune(int size) {
+    public long tune(int size) {
         lock.lock();
         try {
             int cap = capacity;
             if (cap == -1 || size <= 0 || size == cap || preAlloc) {
-                return;
+                return Core.capacities(cap, cap);
             }
             capacity = size;
             grantSlotsLocked();
+            return Core.capacities(cap, size);
         } finally {
             lock.unlock();
         }
