@@ -121,7 +121,8 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
      * starts interrupted. The interrupts are for the tasks of before the reboot: {@code reboot()} waits until
      * this call has delivered them, and a task of the reopened pool starts with its interrupt status clear,
      * like every task (a worker clears an interrupt left over from an earlier task before it starts the next).
-     * An interrupt that throws (closing the interruptible channel a task is blocked on can) does not stop the
+     * On an exhausted heap it may throw {@code OutOfMemoryError} before it changes anything (a multi-pool then
+     * releases the sub-pools it could not shut down, without interrupting their tasks). An interrupt that throws (closing the interruptible channel a task is blocked on can) does not stop the
      * others: it is logged at {@code ERROR} with the pool's {@linkplain PoolOptions#logger() logger}, and this
      * call returns normally (a logger that throws too loses that report). A logger that calls {@link #reboot()},
      * {@link #close()}, {@link #awaitTermination} or {@link #releaseTimeout} on this pool from there gets

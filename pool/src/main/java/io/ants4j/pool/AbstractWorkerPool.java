@@ -209,20 +209,23 @@ abstract class AbstractWorkerPool implements WorkerPool {
         }
         release();
         boolean interrupted = false;
-        for (;;) {
-            try {
-                if (core.awaitClose(TimeUnit.DAYS.toNanos(1))) {
-                    break;
-                }
-            } catch (InterruptedException e) {
-                if (!interrupted) {
-                    releaseNow();
-                    interrupted = true;
+        try {
+            for (;;) {
+                try {
+                    if (core.awaitClose(TimeUnit.DAYS.toNanos(1))) {
+                        break;
+                    }
+                } catch (InterruptedException e) {
+                    if (!interrupted) {
+                        interrupted = true; // first: the interrupt is kept if the shutdownNow throws
+                        releaseNow();
+                    }
                 }
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -268,6 +268,19 @@ final class MultiPoolCore implements Core {
         return close(true);
     }
 
+    /**
+     * Shuts {@code p} down; if that throws (out of memory, it changed nothing), releases it, so that every sub-pool
+     * is closed with the multi-pool, and rethrows.
+     */
+    private static void shutdownNowOrRelease(PoolCore p) {
+        try {
+            p.shutdownNow();
+        } catch (Throwable t) {
+            p.release();
+            throw t;
+        }
+    }
+
     /** Whether this call closed the multi-pool. */
     private boolean close(boolean interrupt) {
         lifecycle.lock();
@@ -281,7 +294,7 @@ final class MultiPoolCore implements Core {
             for (PoolCore p : pools) { // every sub-pool, whatever one throws: a closed part never reopens alone
                 try {
                     if (interrupt) {
-                        p.shutdownNow();
+                        shutdownNowOrRelease(p);
                     } else {
                         p.release();
                     }

@@ -4,6 +4,7 @@ import io.ants4j.primitives.Cond;
 import io.ants4j.primitives.SpinLock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -92,7 +93,12 @@ import org.agrona.concurrent.SystemNanoClock;
  *     the pool closed, and a release records the stopped purger and ticker in room reserved when they
  *     started.</li>
  * <li><b>Stop</b> ({@link #shutdownNow}) marks the pool stopping ({@link #interruptTasks}) with the close, under
- *     the lock, then interrupts every live worker; {@link #stopLock} keeps a reboot out until that walk is over,
+ *     the lock, then interrupts every live worker. The walk's iterator is made first, in the same hold of the
+ *     lock (out of memory, a shutdownNow changes nothing; a multi-pool then releases that sub-pool), and workers
+ *     enter {@link #live} under the lock: a worker the walk misses entered after the mark. (The walk allocates
+ *     again only if it meets a resize of the set, which a worker admitted before the close and entering after it
+ *     can start: then an error there leaves the later workers uninterrupted.) {@link #stopLock} keeps a reboot
+ *     out until that walk is over,
  *     and the reboot clears the mark under the lock (a multi-pool's, once every sub-pool has reopened). A
  *     worker clears its interrupt before each task and then reads the mark ({@link #runPayload}), so an
  *     interrupt that reached it between tasks (in the fast lane, say) never outlives the reboot, and a task
@@ -176,7 +182,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     /** The pool's fast lane; the sub-pools of a multi-pool share one. */
     private final SpinningWorkers lane;
 
-    /** Workers whose thread has started and not yet exited, for {@code shutdownNow}. */
+    /** Workers whose thread has started and not yet exited, for {@code shutdownNow}; added to under the lock. */
     private final Set<Worker> live = ConcurrentHashMap.newKeySet();
     /**
      * Workers that have given back their count but whose thread may not have terminated yet, oldest first,
@@ -689,7 +695,12 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         try {
             w = new Worker(this, payload);
             w.newThread(threadFactory);
-            listed = live.add(w); // before start, so that a concurrent shutdownNow finds the thread
+            lock.lock();
+            try { // before start, so that a concurrent shutdownNow finds the thread; under the lock, see shutdownNow
+                listed = live.add(w);
+            } finally {
+                lock.unlock();
+            }
             w.start();
         } catch (Throwable t) {
             lock.lock();
@@ -1069,22 +1080,26 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
      * Releases and interrupts every busy worker; whether this call closed the pool. The pool is marked stopping
      * with the close, under the lock, and the interrupts go out under {@link #stopLock}, which
      * {@link #reboot} takes too: a reboot waits until they are all delivered, so none reaches a task of the
-     * reopened pool, and no reboot can slip between the close and the mark.
+     * reopened pool, and no reboot can slip between the close and the mark. The walk's iterator is made first,
+     * under the lock too (a shutdownNow out of memory changes nothing): workers enter the live set under the
+     * lock, so a worker it does not list entered after the mark, and starts its task interrupted.
      */
     @Override
     public boolean shutdownNow() {
         stopLock.lock();
         try {
             boolean closed;
+            Iterator<Worker> walk;
             lock.lock();
             try {
+                walk = live.iterator();
                 closed = closeLocked();
                 interruptTasks = true; // with the close: a worker the walk misses starts its task interrupted
             } finally {
                 lock.unlock();
             }
-            for (Worker w : live) {
-                interrupt(w);
+            while (walk.hasNext()) {
+                interrupt(walk.next());
             }
             return closed;
         } finally {

@@ -131,7 +131,6 @@ class AShutdownNowThatCannotWalkItsWorkersOnAFullHeapInterruptsTheTasksTest {
             }
         });
         assertTrue(started.await(10, TimeUnit.SECONDS));
-        live.armed.set(true);
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         AtomicBoolean statusAfter = new AtomicBoolean();
         CountDownLatch closing = new CountDownLatch(1);
@@ -146,6 +145,8 @@ class AShutdownNowThatCannotWalkItsWorkersOnAFullHeapInterruptsTheTasksTest {
         });
         assertTrue(closing.await(10, TimeUnit.SECONDS));
         TestSupport.eventually("close() waits", () -> pool.isShutdown() && closer.getState() != Thread.State.RUNNABLE);
+        assertTrue(closer.isAlive(), "close() returned or threw before it waited: " + thrown.get());
+        live.armed.set(true); // armed once close() waits: the next walk is its shutdownNow's, not its own look-up
         closer.interrupt();
         closer.join(10_000);
         boolean taskInterrupted = interrupted.await(2, TimeUnit.SECONDS);
