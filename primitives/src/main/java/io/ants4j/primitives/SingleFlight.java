@@ -93,10 +93,11 @@ public final class SingleFlight<K, V> {
      *
      * - The completion's remove(key, call) returned true, at its first try (the uncontended path): no join
      *   can follow it, so a read of the stack does (joinedBeforeRemoval), with no atomic read-modify-write
-     *   and no store (on the uncontended path that one locked instruction would add a fifth to the map's own
-     *   four, and a store of COMPLETED costs as much as a tenth of the path): the word stays as it was, and
-     *   nobody reads it again, since every reader (a join, the recursion check of run, toString) reads it
-     *   only of a call it found in the map. Why no join can follow: a join's computeIfPresent must find the key mapped to
+     *   (on the uncontended path that one locked instruction would add a fifth to the map's own four), and
+     *   a release store of COMPLETED only if the stack is not empty, to let its nodes go (on the uncontended
+     *   path that store costs as much as a tenth of the path): an empty word stays as it was, and nobody
+     *   reads it again, since every reader (a join, the recursion check of run, toString) reads it only of a
+     *   call it found in the map. Why no join can follow: a join's computeIfPresent must find the key mapped to
      *   the call, and after the removal nothing maps it again. Why the completion sees every join before it:
      *   the join and the removal both hold the lock of the key's bin (ConcurrentHashMap locks the bin's
      *   head node for every update; a resize moves a bin under that lock, and an update that finds the bin
@@ -133,7 +134,8 @@ public final class SingleFlight<K, V> {
      * function, or submit, when the executor threw (PENDING to REFUSED), which fails the call. An
      * executor may throw after it ran or kept the task (ThreadPoolExecutor throws with the task queued
      * when it cannot add a worker): then whichever came first decides, and a task run after the
-     * refusal does nothing.
+     * refusal does nothing; a submit whose executor threw after the task started the call marks it
+     * ABANDONED (a CAS, no allocation), and a hand-over after that does not count its future as waiting.
      *
      * Failures. Every allocation of a caller comes before the state it changes: the Call, the Node, the
      * submit task and joinOrReplace's function before the key is registered or the stack pushed (the map's
@@ -179,6 +181,8 @@ public final class SingleFlight<K, V> {
     private static final int PENDING = 0;
     private static final int STARTED = 1;
     private static final int REFUSED = 2;
+    /** Started, then its executor threw: submit threw, and its future is nobody's. */
+    private static final int ABANDONED = 3;
 
     /** States of a waiting thread's node. */
     private static final int WAITING = 0;
@@ -237,7 +241,7 @@ public final class SingleFlight<K, V> {
         Thread unstarted = new Thread(() -> { }); // unparking a thread not started does nothing
         for (boolean fails : new boolean[] {false, true}) {
             Submitted<Object> call = new Submitted<>(new CompletableFuture<>());
-            call.claim(STARTED);
+            call.moveStage(PENDING, STARTED);
             Node left = new Node(unstarted);
             call.join(left);
             left.move(WAITING, LEFT);
@@ -479,10 +483,10 @@ public final class SingleFlight<K, V> {
         } catch (Throwable refusal) {
             // The executor may have run or kept the task before it threw: the call is failed only if
             // the task has not started it, and a task run later then does nothing.
-            if (call.claim(REFUSED)) {
+            if (call.moveStage(PENDING, REFUSED)) {
                 complete(key, call, null, refusal);
             } else {
-                call.owner.cancel(false); // nobody gets it (this method throws): not a caller who waits
+                call.moveStage(STARTED, ABANDONED); // nobody gets the future (this method throws): nobody waits
             }
             throw refusal;
         }
@@ -490,7 +494,7 @@ public final class SingleFlight<K, V> {
     }
 
     private void runAsync(K key, Submitted<V> call, Callable<? extends V> fn) {
-        if (call.claim(STARTED)) {
+        if (call.moveStage(PENDING, STARTED)) {
             call.runner = Thread.currentThread();
             V value = null;
             Throwable failure = null;
@@ -520,7 +524,7 @@ public final class SingleFlight<K, V> {
     }
 
     /**
-     * Completes {@code call}: removes its key, marks it completed and hands its outcome to every caller that
+     * Completes {@code call}: removes its key, takes its stack and hands its outcome to every caller that
      * joined it, and to the future of the {@code submit} that started it; a call of run that nobody joined
      * needs no hand-over (its caller makes its outcome from what the function returned or threw). Returns the
      * record the hand-over gave every caller, or null if there was none (no hand-over, a failure, or no memory
@@ -586,6 +590,11 @@ public final class SingleFlight<K, V> {
             return null;
         }
 
+        /** Whether the caller that started the call waits for its outcome: the caller of run always does. */
+        boolean ownerWaits() {
+            return true;
+        }
+
         boolean isCompleted() {
             return WAITERS.getAcquire(this) == COMPLETED;
         }
@@ -613,11 +622,16 @@ public final class SingleFlight<K, V> {
 
         /**
          * Returns the stack of the callers that joined the call, once no caller can join it any more (its
-         * completion removed its key): a read, with no atomic exchange, and the word is left as it is (no
-         * caller can see it again: see the implementation notes).
+         * completion removed its key): a read, with no atomic exchange, then, if callers joined, a release
+         * store of COMPLETED that lets their nodes go; an empty word is left as it is (no caller can see it
+         * again: see the implementation notes).
          */
         Node joinedBeforeRemoval() {
-            return (Node) WAITERS.getAcquire(this);
+            Node joined = (Node) WAITERS.getAcquire(this);
+            if (joined != null) { // lets the nodes go with the hand-over: a call may be held on (by a kept task)
+                WAITERS.setRelease(this, COMPLETED);
+            }
+            return joined;
         }
 
         /**
@@ -629,7 +643,7 @@ public final class SingleFlight<K, V> {
          */
         Result<V> handOver(Node joined, V value, Throwable failure) {
             CompletableFuture<Result<V>> owner = owner();
-            int waiting = owner == null || !owner.isDone() ? 1 : 0;
+            int waiting = ownerWaits() ? 1 : 0;
             for (Node node = joined; node != null; node = node.next) {
                 if (node.waiter instanceof Thread ? node.move(WAITING, CLAIMED)
                         : !((CompletableFuture<?>) node.waiter).isDone()) {
@@ -748,7 +762,10 @@ public final class SingleFlight<K, V> {
     private static final class Submitted<V> extends Call<V> {
         /** The future of the submit that started the call. */
         final CompletableFuture<Result<V>> owner;
-        /** PENDING until its task starts it (STARTED) or its executor refuses it (REFUSED). */
+        /**
+         * PENDING until its task starts it (STARTED) or its executor refuses it (REFUSED); ABANDONED if the executor
+         * threw after the task started it.
+         */
         @SuppressWarnings("unused") // accessed through STAGE
         volatile int stage;
 
@@ -762,9 +779,14 @@ public final class SingleFlight<K, V> {
             return owner;
         }
 
-        /** Moves the call from PENDING to {@code next}; returns whether this caller did. */
-        boolean claim(int next) {
-            return STAGE.compareAndSet(this, PENDING, next);
+        @Override
+        boolean ownerWaits() {
+            return !owner.isDone() && (int) STAGE.getVolatile(this) != ABANDONED;
+        }
+
+        /** Moves the call's stage from {@code from} to {@code to}; returns whether this caller did. */
+        boolean moveStage(int from, int to) {
+            return STAGE.compareAndSet(this, from, to);
         }
     }
 
