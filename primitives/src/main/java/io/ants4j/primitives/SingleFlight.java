@@ -89,12 +89,15 @@ public final class SingleFlight<K, V> {
      * calls.computeIfPresent(key, ...) and only if the key still maps to that call (joinOrReplace): a join
      * happens under the lock of the key's bin, while the call is registered. A Call is registered once (by
      * putIfAbsent, or by a computeIfPresent that puts it in place of a completed call) and never again
-     * after it is removed. Completing takes the stack and sets the word COMPLETED, in one of two ways.
+     * after it is removed. Completing takes the stack, in one of two ways.
      *
      * - The completion's remove(key, call) returned true, at its first try (the uncontended path): no join
-     *   can follow it, so a read of the stack and a release store of COMPLETED (publishAlone) do, with no
-     *   atomic read-modify-write (on the uncontended path that one locked instruction would add a fifth to
-     *   the map's own four). Why no join can follow: a join's computeIfPresent must find the key mapped to
+     *   can follow it, so a read of the stack does (joinedBeforeRemoval), with no atomic read-modify-write
+     *   (on the uncontended path that one locked instruction would add a fifth to the map's own four), and
+     *   a release store of COMPLETED only if the stack is not empty, to let its nodes go (on the uncontended
+     *   path that store costs as much as a tenth of the path): an empty word stays as it was, and nobody
+     *   reads it again, since every reader (a join, the recursion check of run, toString) reads it only of a
+     *   call it found in the map. Why no join can follow: a join's computeIfPresent must find the key mapped to
      *   the call, and after the removal nothing maps it again. Why the completion sees every join before it:
      *   the join and the removal both hold the lock of the key's bin (ConcurrentHashMap locks the bin's
      *   head node for every update; a resize moves a bin under that lock, and an update that finds the bin
@@ -111,26 +114,28 @@ public final class SingleFlight<K, V> {
      * So every join happens either before the completion, and is given the outcome, or after it, and fails:
      * only a completed call whose removal threw is found in the map, and the caller whose join failed puts
      * its own call in its place in the same computeIfPresent; a caller that does not find the call it saw
-     * registers again. The outcome (value, failure) is written by the completing thread before the hand-over
-     * and read only by the callers the hand-over gives it to (after a Node's state GIVEN, or through a future),
-     * so plain fields are enough; a call of run that nobody joined has no hand-over, and its caller takes its
-     * outcome from what the function returned or threw: it writes nothing after the removal but COMPLETED.
-
+     * registers again. The outcome is written by the hand-over into each waiting thread's Node before it
+     * sets the Node GIVEN, and read by that thread after it sees GIVEN, so plain fields are enough; futures are
+     * completed with it. A Call holds no outcome: a call of run that nobody joined has no hand-over, and its
+     * caller takes its outcome from what the function returned or threw: after the removal it writes nothing,
+     * and its Call is the runner and the word (24 bytes with compressed references).
+     *
      * Order of a completion: remove the key (remove(key, call): a forget() and a newer call for the
      * key are left alone), publish, then hand over in three steps. First count the callers still
      * waiting: a waiting thread's Node is CLAIMED by a CAS from WAITING, which the thread itself races
      * when it leaves on an interrupt (WAITING to LEFT), so it either leaves and does not count, or
      * counts and can no longer leave; a future counts if it is not done (one cancelled at that very
      * moment is counted all the same); the owner, the caller of run, always. From the count, "shared"
-     * and the one Result record every caller is given. Then set each claimed Node GIVEN and unpark its
-     * thread (a thread woken early sees CLAIMED and parks again), then complete the futures, last
-     * because their dependent actions may run in the completing thread.
+     * and the one Result record every caller is given. Then write the outcome into each claimed Node, set
+     * it GIVEN and unpark its thread (a thread woken early sees CLAIMED and parks again), then complete the
+     * futures, last because their dependent actions may run in the completing thread.
      *
      * A submitted call's stage says who started it: its task (PENDING to STARTED) before it calls the
      * function, or submit, when the executor threw (PENDING to REFUSED), which fails the call. An
      * executor may throw after it ran or kept the task (ThreadPoolExecutor throws with the task queued
      * when it cannot add a worker): then whichever came first decides, and a task run after the
-     * refusal does nothing.
+     * refusal does nothing; a submit whose executor threw after the task started the call marks it
+     * ABANDONED (a CAS, no allocation), and a hand-over after that does not count its future as waiting.
      *
      * Failures. Every allocation of a caller comes before the state it changes: the Call, the Node, the
      * submit task and joinOrReplace's function before the key is registered or the stack pushed (the map's
@@ -176,6 +181,8 @@ public final class SingleFlight<K, V> {
     private static final int PENDING = 0;
     private static final int STARTED = 1;
     private static final int REFUSED = 2;
+    /** Started, then its executor threw: submit threw, and its future is nobody's. */
+    private static final int ABANDONED = 3;
 
     /** States of a waiting thread's node. */
     private static final int WAITING = 0;
@@ -234,7 +241,7 @@ public final class SingleFlight<K, V> {
         Thread unstarted = new Thread(() -> { }); // unparking a thread not started does nothing
         for (boolean fails : new boolean[] {false, true}) {
             Submitted<Object> call = new Submitted<>(new CompletableFuture<>());
-            call.claim(STARTED);
+            call.moveStage(PENDING, STARTED);
             Node left = new Node(unstarted);
             call.join(left);
             left.move(WAITING, LEFT);
@@ -242,8 +249,8 @@ public final class SingleFlight<K, V> {
             call.join(given);
             call.join(new Node(new CompletableFuture<Result<Object>>()));
             call.isCompleted();
-            call.failure = fails ? new IllegalStateException("linking") : null;
-            call.handOver(fails ? call.publish() : call.publishAlone());
+            call.handOver(fails ? call.publish() : call.joinedBeforeRemoval(), null,
+                    fails ? new IllegalStateException("linking") : null);
             call.join(new Node(unstarted));
             try {
                 call.awaitOutcome(given);
@@ -463,11 +470,10 @@ public final class SingleFlight<K, V> {
         } catch (Throwable t) {
             failure = t;
         }
-        completeAfterCall(key, call, value, failure);
+        Result<V> record = completeAfterCall(key, call, value, failure);
         if (failure != null) {
             throw new ExecutionException(failure);
         }
-        Result<V> record = call.result;
         return record != null ? record : new Result<>(value, call.shared);
     }
 
@@ -477,10 +483,10 @@ public final class SingleFlight<K, V> {
         } catch (Throwable refusal) {
             // The executor may have run or kept the task before it threw: the call is failed only if
             // the task has not started it, and a task run later then does nothing.
-            if (call.claim(REFUSED)) {
+            if (call.moveStage(PENDING, REFUSED)) {
                 complete(key, call, null, refusal);
             } else {
-                call.owner.cancel(false); // nobody gets it (this method throws): not a caller who waits
+                call.moveStage(STARTED, ABANDONED); // nobody gets the future (this method throws): nobody waits
             }
             throw refusal;
         }
@@ -488,7 +494,7 @@ public final class SingleFlight<K, V> {
     }
 
     private void runAsync(K key, Submitted<V> call, Callable<? extends V> fn) {
-        if (call.claim(STARTED)) {
+        if (call.moveStage(PENDING, STARTED)) {
             call.runner = Thread.currentThread();
             V value = null;
             Throwable failure = null;
@@ -507,9 +513,9 @@ public final class SingleFlight<K, V> {
      * joined futures that the completion runs in this thread are other callers' code, which the interrupt must
      * not reach (the completion keeps an interrupt status it finds away from them the same way).
      */
-    private void completeAfterCall(K key, Call<V> call, V value, Throwable failure) {
+    private Result<V> completeAfterCall(K key, Call<V> call, V value, Throwable failure) {
         try {
-            complete(key, call, value, failure);
+            return complete(key, call, value, failure);
         } finally {
             if (failure instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
@@ -518,24 +524,21 @@ public final class SingleFlight<K, V> {
     }
 
     /**
-     * Completes {@code call}: removes its key, marks it completed and hands its outcome to every caller that
+     * Completes {@code call}: removes its key, takes its stack and hands its outcome to every caller that
      * joined it, and to the future of the {@code submit} that started it; a call of run that nobody joined
-     * needs no hand-over (its caller makes its outcome from what the function returned or threw). Throws
-     * nothing: the caller that ran the function is given its outcome, as every other caller is, whatever
-     * failed on the way to another caller.
+     * needs no hand-over (its caller makes its outcome from what the function returned or threw). Returns the
+     * record the hand-over gave every caller, or null if there was none (no hand-over, a failure, or no memory
+     * for it). Throws nothing: the caller that ran the function is given its outcome, as every other caller is,
+     * whatever failed on the way to another caller.
      */
-    private void complete(K key, Call<V> call, V value, Throwable failure) {
+    private Result<V> complete(K key, Call<V> call, V value, Throwable failure) {
         // The completing thread's interrupt is its own: the dependents of joined futures that the hand-over
         // may run in this thread are other callers' code. The hand-over clears it before it completes each
         // future (one set meanwhile, sent to this thread or left by a dependent: the two cannot be told apart),
         // and it is set again at the end; a call with no future to complete leaves it alone.
         try {
-            Node joined = unregister(key, call) ? call.publishAlone() : call.publish();
-            if (joined != null || call.owner() != null) {
-                call.value = value;
-                call.failure = failure;
-                call.handOver(joined);
-            }
+            Node joined = unregister(key, call) ? call.joinedBeforeRemoval() : call.publish();
+            return joined != null || call.owner() != null ? call.handOver(joined, value, failure) : null;
         } finally {
             if (call.interruptedDuringHandOver) {
                 Thread.currentThread().interrupt();
@@ -567,21 +570,16 @@ public final class SingleFlight<K, V> {
     private static class Call<V> {
         /** The thread running the function: set before it runs; read to detect a recursive run. */
         Thread runner;
-        /** The outcome: written before the hand-over, read by the callers it hands the outcome to. */
-        V value;
-        Throwable failure;
+        /** null, a stack of Nodes, or COMPLETED. */
+        @SuppressWarnings("unused") // accessed through WAITERS
+        volatile Object waiters;
+        /** Whether, at the completion, more than one caller waited for the outcome: for the caller of run. */
+        boolean shared;
         /**
          * Whether the completing thread's interrupt status was set before or during the hand-over; written and
          * read by that thread only.
          */
         boolean interruptedDuringHandOver;
-        /** Whether, at the completion, more than one caller waited for the outcome; and its record. */
-        boolean shared;
-        Result<V> result;
-
-        /** null, a stack of Nodes, or COMPLETED. */
-        @SuppressWarnings("unused") // accessed through WAITERS
-        volatile Object waiters;
 
         Call(Thread runner) {
             this.runner = runner;
@@ -590,6 +588,11 @@ public final class SingleFlight<K, V> {
         /** The future of the submit that started the call; null for a call of run. */
         CompletableFuture<Result<V>> owner() {
             return null;
+        }
+
+        /** Whether the caller that started the call waits for its outcome: the caller of run always does. */
+        boolean ownerWaits() {
+            return true;
         }
 
         boolean isCompleted() {
@@ -618,24 +621,29 @@ public final class SingleFlight<K, V> {
         }
 
         /**
-         * {@link #publish} once no caller can join the call any more (its completion removed its key): a read
-         * and a release store instead of an atomic exchange.
+         * Returns the stack of the callers that joined the call, once no caller can join it any more (its
+         * completion removed its key): a read, with no atomic exchange, then, if callers joined, a release
+         * store of COMPLETED that lets their nodes go; an empty word is left as it is (no caller can see it
+         * again: see the implementation notes).
          */
-        Node publishAlone() {
+        Node joinedBeforeRemoval() {
             Node joined = (Node) WAITERS.getAcquire(this);
-            WAITERS.setRelease(this, COMPLETED);
+            if (joined != null) { // lets the nodes go with the hand-over: a call may be held on (by a kept task)
+                WAITERS.setRelease(this, COMPLETED);
+            }
             return joined;
         }
 
         /**
-         * Hands the published outcome to the callers on {@code joined} and to the owner's future: counts
-         * those still waiting (the waiting threads claimed, so that they can no longer leave), makes the
-         * result, then wakes the threads and completes the futures. What one step throws does not stop the
-         * others, and is not rethrown: it concerns the caller it failed to reach.
+         * Hands the outcome, {@code value} or {@code failure}, to the callers on {@code joined} and to the
+         * owner's future: counts those still waiting (the waiting threads claimed, so that they can no longer
+         * leave), makes the result, then gives it to the threads and wakes them, then completes the futures.
+         * Returns the result (null after a failure, or if there was no memory for it). What one step throws
+         * does not stop the others, and is not rethrown: it concerns the caller it failed to reach.
          */
-        void handOver(Node joined) {
+        Result<V> handOver(Node joined, V value, Throwable failure) {
             CompletableFuture<Result<V>> owner = owner();
-            int waiting = owner == null || !owner.isDone() ? 1 : 0;
+            int waiting = ownerWaits() ? 1 : 0;
             for (Node node = joined; node != null; node = node.next) {
                 if (node.waiter instanceof Thread ? node.move(WAITING, CLAIMED)
                         : !((CompletableFuture<?>) node.waiter).isDone()) {
@@ -643,8 +651,9 @@ public final class SingleFlight<K, V> {
                 }
             }
             shared = waiting > 1;
+            Result<V> result = null;
             Throwable noResult = null;
-            if (failure == null && (joined != null || owner != null)) {
+            if (failure == null) {
                 try {
                     result = new Result<>(value, shared);
                 } catch (Throwable t) {
@@ -653,6 +662,10 @@ public final class SingleFlight<K, V> {
             }
             for (Node node = joined; node != null; node = node.next) {
                 if (node.waiter instanceof Thread thread && node.state == CLAIMED) {
+                    node.result = result;
+                    node.value = value;
+                    node.failure = failure;
+                    node.shared = shared;
                     node.state = GIVEN;
                     try {
                         LockSupport.unpark(thread);
@@ -664,21 +677,24 @@ public final class SingleFlight<K, V> {
             Throwable futureFailure = null; // made for the first future, given to every one
             for (Node node = joined; node != null; node = node.next) {
                 if (node.waiter instanceof CompletableFuture<?> future) {
-                    futureFailure = completeQuietly(future, noResult, futureFailure);
+                    futureFailure = completeQuietly(future, result, failure, noResult, futureFailure);
                 }
             }
             if (owner != null) {
-                completeQuietly(owner, noResult, futureFailure);
+                completeQuietly(owner, result, failure, noResult, futureFailure);
             }
+            return result;
         }
 
         /**
-         * Completes {@code future} with the outcome (with {@code noResult}, the error that kept the result
-         * from being made, if it was). Completing may fail on a heap the function exhausted; the future is
-         * then failed with that if it can be. Returns {@code futureFailure}, the function's throwable as
-         * futures are failed with it, made by the first call that needs it (see {@link #futureFailure}).
+         * Completes {@code future} with the outcome: {@code result}, or {@code failure} (with {@code noResult},
+         * the error that kept the result from being made, if it was). Completing may fail on a heap the function
+         * exhausted; the future is then failed with that if it can be. Returns {@code futureFailure}, the
+         * function's throwable as futures are failed with it, made by the first call that needs it (see
+         * {@link #futureFailure}).
          */
-        private Throwable completeQuietly(CompletableFuture<?> future, Throwable noResult, Throwable futureFailure) {
+        private Throwable completeQuietly(CompletableFuture<?> future, Result<V> result, Throwable failure,
+                Throwable noResult, Throwable futureFailure) {
             @SuppressWarnings("unchecked")
             CompletableFuture<Result<V>> taker = (CompletableFuture<Result<V>>) future;
             if (Thread.interrupted()) { // kept from the next caller's dependents, set again after the hand-over
@@ -722,17 +738,6 @@ public final class SingleFlight<K, V> {
         }
 
         /**
-         * The outcome, for a caller given it: the result, or {@link ExecutionException} with the
-         * function's throwable.
-         */
-        Result<V> outcome() throws ExecutionException {
-            if (failure != null) {
-                throw new ExecutionException(failure);
-            }
-            return result != null ? result : new Result<>(value, shared);
-        }
-
-        /**
          * Waits until the completion gives {@code node} the outcome, then returns it; leaves on an
          * interrupt unless the completion claimed it first.
          */
@@ -746,7 +751,7 @@ public final class SingleFlight<K, V> {
                 }
                 LockSupport.park(this);
             }
-            return outcome();
+            return node.outcome();
         }
     }
 
@@ -757,7 +762,10 @@ public final class SingleFlight<K, V> {
     private static final class Submitted<V> extends Call<V> {
         /** The future of the submit that started the call. */
         final CompletableFuture<Result<V>> owner;
-        /** PENDING until its task starts it (STARTED) or its executor refuses it (REFUSED). */
+        /**
+         * PENDING until its task starts it (STARTED) or its executor refuses it (REFUSED); ABANDONED if the executor
+         * threw after the task started it.
+         */
         @SuppressWarnings("unused") // accessed through STAGE
         volatile int stage;
 
@@ -771,9 +779,14 @@ public final class SingleFlight<K, V> {
             return owner;
         }
 
-        /** Moves the call from PENDING to {@code next}; returns whether this caller did. */
-        boolean claim(int next) {
-            return STAGE.compareAndSet(this, PENDING, next);
+        @Override
+        boolean ownerWaits() {
+            return !owner.isDone() && (int) STAGE.getVolatile(this) != ABANDONED;
+        }
+
+        /** Moves the call's stage from {@code from} to {@code to}; returns whether this caller did. */
+        boolean moveStage(int from, int to) {
+            return STAGE.compareAndSet(this, from, to);
         }
     }
 
@@ -786,6 +799,15 @@ public final class SingleFlight<K, V> {
         volatile int state;
         /** The node pushed before; written before the push, read after the publish. */
         Node next;
+        /**
+         * Of a waiting thread: the outcome, written by the hand-over before it sets the state GIVEN, read by
+         * the thread after it sees GIVEN: the result every caller is given (null if there was no memory for it),
+         * the value and whether it was shared (to make its own then), or the function's throwable.
+         */
+        Result<?> result;
+        Object value;
+        Throwable failure;
+        boolean shared;
 
         Node(Object waiter) {
             this.waiter = waiter;
@@ -794,6 +816,15 @@ public final class SingleFlight<K, V> {
         /** Moves the node's state from {@code from} to {@code to}; returns whether this caller did. */
         boolean move(int from, int to) {
             return STATE.compareAndSet(this, from, to);
+        }
+
+        /** The outcome given to this waiting thread: its result, or {@link ExecutionException}. */
+        @SuppressWarnings("unchecked")
+        <V> Result<V> outcome() throws ExecutionException {
+            if (failure != null) {
+                throw new ExecutionException(failure);
+            }
+            return result != null ? (Result<V>) result : new Result<>((V) value, shared);
         }
     }
 }
