@@ -59,8 +59,11 @@ class AShutdownNowThatCannotWalkItsWorkersOnAFullHeapInterruptsTheTasksTest {
         }
     }
 
-    @Test
-    void shutdownNowOnAFullHeapInterruptsTheRunningTaskOrLeavesThePoolOpen() throws Exception {
+    /** A pool of one platform worker whose live set is a {@link FailingWalk}, running a task that ends when interrupted. */
+    private record Running(Pool pool, FailingWalk live, CountDownLatch interrupted, CountDownLatch never) {
+    }
+
+    private static Running poolRunningATask() throws Exception {
         Pool pool = Pool.newPool(1, PoolOptions.builder().disablePurge(true)
                 .threadFactory(Thread.ofPlatform().daemon(true).factory()).build());
         Field core = AbstractWorkerPool.class.getDeclaredField("core");
@@ -69,19 +72,28 @@ class AShutdownNowThatCannotWalkItsWorkersOnAFullHeapInterruptsTheTasksTest {
         liveField.setAccessible(true);
         FailingWalk live = new FailingWalk();
         liveField.set(core.get(pool), live);
-
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
         pool.execute(() -> {
             started.countDown();
             try {
-                never.await(20, TimeUnit.SECONDS); // a task that ends when interrupted
+                never.await(20, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 interrupted.countDown();
             }
         });
         assertTrue(started.await(10, TimeUnit.SECONDS));
+        return new Running(pool, live, interrupted, never);
+    }
+
+    @Test
+    void shutdownNowOnAFullHeapInterruptsTheRunningTaskOrLeavesThePoolOpen() throws Exception {
+        Running r = poolRunningATask();
+        Pool pool = r.pool;
+        FailingWalk live = r.live;
+        CountDownLatch interrupted = r.interrupted;
+        CountDownLatch never = r.never;
 
         live.armed.set(true);
         AtomicReference<Throwable> thrown = new AtomicReference<>();
@@ -110,27 +122,11 @@ class AShutdownNowThatCannotWalkItsWorkersOnAFullHeapInterruptsTheTasksTest {
      */
     @Test
     void closeInterruptedOnAFullHeapKeepsTheInterruptStatus() throws Exception {
-        Pool pool = Pool.newPool(1, PoolOptions.builder().disablePurge(true)
-                .threadFactory(Thread.ofPlatform().daemon(true).factory()).build());
-        Field core = AbstractWorkerPool.class.getDeclaredField("core");
-        core.setAccessible(true);
-        Field liveField = PoolCore.class.getDeclaredField("live");
-        liveField.setAccessible(true);
-        FailingWalk live = new FailingWalk();
-        liveField.set(core.get(pool), live);
-
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch interrupted = new CountDownLatch(1);
-        CountDownLatch never = new CountDownLatch(1);
-        pool.execute(() -> {
-            started.countDown();
-            try {
-                never.await(20, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                interrupted.countDown();
-            }
-        });
-        assertTrue(started.await(10, TimeUnit.SECONDS));
+        Running r = poolRunningATask();
+        Pool pool = r.pool;
+        FailingWalk live = r.live;
+        CountDownLatch interrupted = r.interrupted;
+        CountDownLatch never = r.never;
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         AtomicBoolean statusAfter = new AtomicBoolean();
         CountDownLatch closing = new CountDownLatch(1);

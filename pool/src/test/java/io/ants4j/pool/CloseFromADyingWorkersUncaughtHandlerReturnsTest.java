@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -31,39 +29,6 @@ import org.junit.jupiter.api.Test;
  */
 class CloseFromADyingWorkersUncaughtHandlerReturnsTest {
 
-    /** The idle stack, whose next growth throws an {@link OutOfMemoryError} once armed. */
-    private static final class FailingGrowth implements WorkerQueue {
-        final WorkerStack delegate = new WorkerStack(1);
-        final AtomicInteger armed = new AtomicInteger();
-
-        @Override
-        public int len() {
-            return delegate.len();
-        }
-
-        @Override
-        public boolean insert(Worker w) {
-            if (armed.compareAndSet(1, 0)) {
-                throw new OutOfMemoryError("Java heap space (injected: growing the idle stack)");
-            }
-            return delegate.insert(w);
-        }
-
-        @Override
-        public Worker detach() {
-            return delegate.detach();
-        }
-
-        @Override
-        public void refresh(long cutoff, List<Worker> expired) {
-            delegate.refresh(cutoff, expired);
-        }
-
-        @Override
-        public void raiseStamps(long stale, long raised) {
-            delegate.raiseStamps(stale, raised);
-        }
-    }
 
     @Test
     void closeFromTheUncaughtHandlerOfADyingWorkerReturnsAndThePoolTerminates() throws Exception {
@@ -82,7 +47,7 @@ class CloseFromADyingWorkersUncaughtHandlerReturnsTest {
         }).factory();
         Pool pool = Pool.newPool(1, PoolOptions.builder().disablePurge(true).threadFactory(platform).build());
         poolRef.set(pool);
-        FailingGrowth idle = new FailingGrowth();
+        FailingIdleStack idle = new FailingIdleStack();
         Field core = AbstractWorkerPool.class.getDeclaredField("core");
         core.setAccessible(true);
         Field workers = PoolCore.class.getDeclaredField("workers");

@@ -72,39 +72,6 @@ class WorkerExitOutOfMemoryTest {
         }
     }
 
-    /** The idle stack, whose next growth throws an {@link OutOfMemoryError} once armed. */
-    private static final class FailingGrowth implements WorkerQueue {
-        final WorkerStack delegate = new WorkerStack(1);
-        final AtomicInteger armed = new AtomicInteger();
-
-        @Override
-        public int len() {
-            return delegate.len();
-        }
-
-        @Override
-        public boolean insert(Worker w) {
-            if (armed.compareAndSet(1, 0)) {
-                throw new OutOfMemoryError("Java heap space (injected: growing the idle stack)");
-            }
-            return delegate.insert(w);
-        }
-
-        @Override
-        public Worker detach() {
-            return delegate.detach();
-        }
-
-        @Override
-        public void refresh(long cutoff, List<Worker> expired) {
-            delegate.refresh(cutoff, expired);
-        }
-
-        @Override
-        public void raiseStamps(long stale, long raised) {
-            delegate.raiseStamps(stale, raised);
-        }
-    }
 
     private PoolCore pool(int cap, ThreadFactory factory) {
         return new PoolCore("exit-oom", cap, PoolOptions.builder().disablePurge(true).threadFactory(factory).build(),
@@ -169,7 +136,7 @@ class WorkerExitOutOfMemoryTest {
         PoolCore core = pool(1, platform);
         FailingRemoval live = new FailingRemoval(false);
         replace(core, "live", live);
-        FailingGrowth idle = new FailingGrowth();
+        FailingIdleStack idle = new FailingIdleStack();
         replace(core, "workers", idle);
         idle.armed.set(1);
         live.armed.set(1);
@@ -201,7 +168,7 @@ class WorkerExitOutOfMemoryTest {
     @Test
     void revertThatCannotGrowTheIdleStackEndsTheWorkerWithNothingBehind() throws Exception {
         PoolCore core = pool(1, platform);
-        FailingGrowth idle = new FailingGrowth();
+        FailingIdleStack idle = new FailingIdleStack();
         replace(core, "workers", idle);
         idle.armed.set(1);
         AtomicInteger ran = new AtomicInteger();
