@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ResourceBundle;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -97,13 +96,7 @@ class APurgersLoggerThatClosesThePoolDoesNotWaitForItselfTest {
 
         boolean returned = logger.closeReturned.await(5, TimeUnit.SECONDS);
         boolean terminated = pool.awaitTermination(2, TimeUnit.SECONDS);
-        String others;
-        try {
-            pool.releaseTimeout(Duration.ofSeconds(1));
-            others = "releaseTimeout from another thread returned";
-        } catch (TimeoutException e) {
-            others = "releaseTimeout from another thread: " + e.getMessage();
-        }
+        String others = TestSupport.releaseTimeoutOutcome(pool);
         assertTrue(returned && terminated,
                 "close() called by the pool's logger on the " + thread + " thread returned: " + returned
                         + " (threw " + logger.closeThrew.get() + "); isTerminated()=" + pool.isTerminated()

@@ -3,11 +3,9 @@ package io.ants4j.pool;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -59,13 +57,7 @@ class CloseFromADyingWorkersUncaughtHandlerReturnsTest {
         assertTrue(closeCalled.await(10, TimeUnit.SECONDS), "the worker did not die: " + pool);
         boolean returned = closeReturned.await(5, TimeUnit.SECONDS);
         boolean terminated = pool.awaitTermination(2, TimeUnit.SECONDS);
-        String others;
-        try {
-            pool.releaseTimeout(Duration.ofSeconds(1));
-            others = "releaseTimeout from another thread returned";
-        } catch (TimeoutException e) {
-            others = "releaseTimeout from another thread: " + e.getMessage();
-        }
+        String others = TestSupport.releaseTimeoutOutcome(pool);
         assertTrue(returned && terminated, "the worker died of " + uncaught.get() + "; close() from its"
                 + " uncaught-exception handler returned: " + returned + "; isTerminated()=" + pool.isTerminated()
                 + ", awaitTermination from another thread: " + terminated + "; " + others + "; " + pool);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.time.Duration;
+import java.util.concurrent.TimeoutException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -110,5 +111,15 @@ final class TestSupport {
                 .walk(s -> s.skip(2).findFirst())
                 .map(f -> f.getClassName().equals(PoolCore.class.getName()) && f.getMethodName().equals("dispatch"))
                 .orElse(false);
+    }
+
+    /** What a {@code releaseTimeout} of a second on {@code pool} from this thread did, for a failure message. */
+    static String releaseTimeoutOutcome(WorkerPool pool) {
+        try {
+            pool.releaseTimeout(Duration.ofSeconds(1));
+            return "releaseTimeout from another thread returned";
+        } catch (TimeoutException e) {
+            return "releaseTimeout from another thread: " + e.getMessage();
+        }
     }
 }
