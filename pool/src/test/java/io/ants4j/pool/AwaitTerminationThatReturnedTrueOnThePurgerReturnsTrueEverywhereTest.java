@@ -1,0 +1,119 @@
+package io.ants4j.pool;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.Field;
+import java.time.Duration;
+import java.util.ResourceBundle;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.agrona.concurrent.NanoClock;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pool's logger, called on the purger thread when a run of the purger throws (injected as a clock that throws
+ * once on the purger thread, as {@code APurgersLoggerThatClosesThePoolDoesNotWaitForItselfTest} does), closes the
+ * pool and then asks {@code awaitTermination}: it returns true, since a thread of the pool that runs no task does
+ * not wait for itself. Another thread asking right after, while the logger has not returned yet, is told false.
+ *
+ * <p>Contract: {@code WorkerPool.awaitTermination} (WorkerPool.java:135) "Once it has returned true it does so at
+ * once until reboot()", and its {@code @return} "true if the pool terminated and all its threads ended"; the
+ * carve-out added with it ("Called on a thread of the pool that runs no task ... it waits for every thread of the
+ * pool but that one") makes a true answer on the purger that another thread does not get: no reboot came between
+ * the two calls.
+ */
+class AwaitTerminationThatReturnedTrueOnThePurgerReturnsTrueEverywhereTest {
+
+    /** A logger that closes {@code pool} and awaits its termination (once), then waits for the test. */
+    private static final class ClosingLogger implements System.Logger {
+        final AtomicReference<WorkerPool> pool = new AtomicReference<>();
+        final AtomicBoolean called = new AtomicBoolean();
+        final CountDownLatch answered = new CountDownLatch(1);
+        final CountDownLatch mayReturn = new CountDownLatch(1);
+        final AtomicReference<Object> answer = new AtomicReference<>();
+
+        @Override
+        public String getName() {
+            return "closing";
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+            return true;
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String msg, Throwable t) {
+            WorkerPool p = pool.get();
+            if (p == null || !called.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                p.close(); // the pool failed in its background: shut it down
+                answer.set(p.awaitTermination(5, TimeUnit.SECONDS));
+            } catch (Throwable e) {
+                answer.set(e);
+            } finally {
+                answered.countDown();
+            }
+            try {
+                mayReturn.await(10, TimeUnit.SECONDS); // the logger goes on with its work (flushes, say)
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+        }
+    }
+
+    @Test
+    void aTrueAnswerOnThePurgerIsTheAnswerOfEveryLaterCall() throws Exception {
+        ClosingLogger logger = new ClosingLogger();
+        AtomicBoolean armed = new AtomicBoolean(true);
+        NanoClock failsOnceOnThePurger = () -> {
+            if (Thread.currentThread().getName().endsWith("-purger") && armed.compareAndSet(true, false)) {
+                throw new IllegalStateException("injected: a run of the pool's purger fails (as an OutOfMemoryError would)");
+            }
+            return System.nanoTime();
+        };
+        PoolOptions options = PoolOptions.builder().expiryDuration(Duration.ofMillis(50))
+                .threadFactory(r -> Thread.ofPlatform().daemon(true).unstarted(r)).logger(logger).build();
+        Pool pool = Pool.newPool(2, options);
+        replaceCore(pool, options, failsOnceOnThePurger);
+        logger.pool.set(pool);
+        try {
+            CountDownLatch ran = new CountDownLatch(1);
+            pool.execute(ran::countDown); // the first worker: its kind starts purger and ticker
+            assertTrue(ran.await(10, TimeUnit.SECONDS));
+            assertTrue(logger.answered.await(10, TimeUnit.SECONDS), "the logger was never called on the purger");
+            assertTrue(Boolean.TRUE.equals(logger.answer.get()),
+                    "awaitTermination on the purger: " + logger.answer.get());
+
+            boolean later = pool.awaitTermination(0, TimeUnit.SECONDS); // no reboot since: true at once
+            boolean laterTimed = pool.awaitTermination(200, TimeUnit.MILLISECONDS);
+            assertTrue(later && laterTimed, "awaitTermination returned true on the purger; a later call on another"
+                    + " thread, no reboot between: awaitTermination(0)=" + later + ", awaitTermination(200 ms)="
+                    + laterTimed + ", isTerminated()=" + pool.isTerminated() + "; " + pool);
+        } finally {
+            logger.mayReturn.countDown();
+        }
+    }
+
+    /** Puts a core of the same name and options, whose purger and ticker read {@code clock}, under {@code pool}. */
+    private static void replaceCore(Pool pool, PoolOptions options, NanoClock clock) throws ReflectiveOperationException {
+        Field coreField = AbstractWorkerPool.class.getDeclaredField("core");
+        coreField.setAccessible(true);
+        PoolCore old = (PoolCore) coreField.get(pool);
+        Field runnerField = PoolCore.class.getDeclaredField("runner");
+        runnerField.setAccessible(true);
+        @SuppressWarnings("unchecked")
+        Consumer<Object> runner = (Consumer<Object>) runnerField.get(old);
+        coreField.set(pool, new PoolCore(pool.name(), 2, options, runner, new SpinningWorkers(), clock));
+        old.release();
+    }
+}
