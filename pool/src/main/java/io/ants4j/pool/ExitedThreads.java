@@ -38,6 +38,16 @@ final class ExitedThreads {
         threads[size++] = t;
     }
 
+    /** Whether {@code t} is one of the threads recorded and not yet forgotten. */
+    boolean contains(Thread t) {
+        for (int i = 0; i < size; i++) {
+            if (threads[i] == t) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Forgets the threads that have terminated and returns a copy of the others. */
     Thread[] alive() {
         prune();

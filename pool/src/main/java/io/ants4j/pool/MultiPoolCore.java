@@ -281,6 +281,17 @@ final class MultiPoolCore implements Core {
         }
     }
 
+    /** The indexes of the sub-pools with a worker running. */
+    private List<Integer> busyParts() {
+        List<Integer> busy = new ArrayList<>();
+        for (int i = 0; i < pools.length; i++) {
+            if (pools[i].running() > 0) {
+                busy.add(i);
+            }
+        }
+        return busy;
+    }
+
     /** Whether this call closed the multi-pool. */
     private boolean close(boolean interrupt) {
         lifecycle.lock();
@@ -330,7 +341,8 @@ final class MultiPoolCore implements Core {
         boolean interrupted = false;
         for (;;) {
             try {
-                late = awaitParts(deadline);
+                Boolean closedAsATask = awaitOtherTasks(deadline); // from a worker thread: the others, as close()
+                late = closedAsATask == null ? awaitParts(deadline) : closedAsATask ? List.of() : busyParts();
                 break;
             } catch (InterruptedException e) {
                 interrupted = true;
@@ -428,10 +440,15 @@ final class MultiPoolCore implements Core {
      */
     private List<Integer> awaitParts(long deadline) throws InterruptedException {
         List<Integer> late = new ArrayList<>();
+        Thread self = Thread.currentThread();
+        boolean ownThread = false; // a thread of a sub-pool that runs no task waits for no thread: see PoolCore
+        for (PoolCore p : pools) {
+            ownThread |= p.runsNoTaskOfThisPool(self);
+        }
         for (;;) {
             int seen = awaitNoRebootUnderWay();
             for (int i = 0; i < pools.length; i++) {
-                if (!pools[i].awaitTermination(deadline - System.nanoTime())) {
+                if (!pools[i].awaitTermination(deadline - System.nanoTime(), ownThread)) {
                     late.add(i);
                 }
             }
@@ -487,6 +504,16 @@ final class MultiPoolCore implements Core {
     @Override
     public boolean awaitClose(long nanos) throws InterruptedException {
         long deadline = PoolCore.deadline(nanos);
+        Boolean closedAsATask = awaitOtherTasks(deadline);
+        return closedAsATask != null ? closedAsATask : awaitParts(deadline).isEmpty();
+    }
+
+    /**
+     * Called on a worker thread of a sub-pool: waits until every task of the multi-pool has ended but those
+     * closing it ({@link PoolCore#awaitClose}), and returns whether that happened by the deadline; called on
+     * any other thread: returns null at once.
+     */
+    private Boolean awaitOtherTasks(long deadline) throws InterruptedException {
         Thread self = Thread.currentThread();
         for (PoolCore own : pools) {
             Worker w = own.workerOf(self);
@@ -505,6 +532,6 @@ final class MultiPoolCore implements Core {
                 }
             }
         }
-        return awaitParts(deadline).isEmpty();
+        return null;
     }
 }

@@ -909,13 +909,26 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         live.remove(w);
     }
 
-    /** The oldest exited worker whose thread is alive and not {@code self}; lock held. */
-    private Worker exitedWorkerToJoinLocked(Thread self) {
-        Worker w = exitedWorkerAliveLocked();
-        while (w != null && (w.thread() == self || !w.thread().isAlive())) {
-            w = w.nextExited;
+    /**
+     * Whether {@code t} is a thread of this pool that runs no task: its purger or ticker, of this generation or an
+     * earlier one, or a thread whose worker has exited (its uncaught-exception handler runs there).
+     */
+    boolean runsNoTaskOfThisPool(Thread t) {
+        lock.lock();
+        try {
+            if (purger != null && purger.thread() == t || ticker != null && ticker.thread() == t
+                    || exited.contains(t)) {
+                return true;
+            }
+            for (Worker w = exitedHead; w != null; w = w.nextExited) {
+                if (w.thread() == t) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            lock.unlock();
         }
-        return w;
     }
 
     /** The oldest exited worker whose thread is still alive, forgetting the ones before it; lock held. */
@@ -1205,18 +1218,22 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         }
     }
 
+    @Override
+    public boolean awaitTermination(long nanos) throws InterruptedException {
+        return awaitTermination(nanos, runsNoTaskOfThisPool(Thread.currentThread()));
+    }
+
     /**
-     * Waits until the pool has terminated and every thread it let go (workers, purgers and tickers of every
-     * generation) has ended, but the calling thread: one of them calling this (the logger on the purger, an
-     * ending worker's uncaught-exception handler) would wait for itself. The threads are joined without the
-     * lock, then the pool is checked again, since a reboot and a release meanwhile may have let more threads go.
+     * Waits until the pool has terminated and, unless {@code ownThread}, every thread it let go (workers, purgers
+     * and tickers of every generation) has ended. A thread of the pool that runs no task (the logger on the purger,
+     * an ending worker's uncaught-exception handler) calls this with {@code ownThread}: it would wait for itself,
+     * and two of them for each other. The threads are joined without the lock, then the pool is checked again,
+     * since a reboot and a release meanwhile may have let more threads go.
      *
      * @return false if that did not happen within {@code nanos}
      */
-    @Override
-    public boolean awaitTermination(long nanos) throws InterruptedException {
+    boolean awaitTermination(long nanos, boolean ownThread) throws InterruptedException {
         final long deadline = deadline(nanos);
-        final Thread self = Thread.currentThread();
         lock.lock();
         try {
             for (;;) {
@@ -1227,15 +1244,18 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
                     }
                     termination.await(rem, TimeUnit.NANOSECONDS);
                 }
+                if (ownThread) {
+                    return true;
+                }
                 Thread[] alive = exited.alive();
-                Worker worker = exitedWorkerToJoinLocked(self);
-                if (worker == null && (alive.length == 0 || alive.length == 1 && alive[0] == self)) {
+                Worker worker = exitedWorkerAliveLocked();
+                if (alive.length == 0 && worker == null) {
                     return true;
                 }
                 lock.unlock();
                 try {
                     for (Thread t : alive) {
-                        if (t != self && !join(t, deadline)) {
+                        if (!join(t, deadline)) {
                             return false;
                         }
                     }
@@ -1261,7 +1281,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         long deadline = System.nanoTime() + nanos(timeout);
         for (;;) {
             try {
-                done = awaitTermination(deadline - System.nanoTime());
+                done = awaitClose(deadline - System.nanoTime()); // from a worker thread: the others, as close()
                 break;
             } catch (InterruptedException e) {
                 interrupted = true;

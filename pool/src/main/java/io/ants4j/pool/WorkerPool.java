@@ -134,8 +134,10 @@ public interface WorkerPool extends AutoCloseable {
      * the current thread is interrupted, whichever happens first. On a pool that stays open it waits the
      * whole timeout; a negative timeout counts as zero. Once it has returned true it does so at once until
      * {@link #reboot()}. Called on a thread of the pool that runs no task (by the pool's logger on its purger
-     * or ticker, or by a worker thread's uncaught-exception handler as its worker ends), it waits for every
-     * thread of the pool but that one, which cannot end while it waits.
+     * or ticker, or by a worker thread's uncaught-exception handler once its worker has ended), it waits until
+     * the pool has terminated, but not for the pool's threads to end: the caller is one of them, and two of
+     * them would wait for each other; so there it may return true while the same call elsewhere still waits
+     * (for that thread, among others), and what is said above holds for the calls on other threads.
      *
      * @param timeout the longest time to wait
      * @param unit    the unit of {@code timeout}
@@ -160,8 +162,10 @@ public interface WorkerPool extends AutoCloseable {
 
     /**
      * Closes the pool like {@link #release()}, then waits until every worker thread and the pool's
-     * background threads (also those started before a {@link #reboot()}) have ended, but the calling thread
-     * (see {@link #awaitTermination}). On a pool already closed it only waits.
+     * background threads (also those started before a {@link #reboot()}) have ended. Called on a thread of the
+     * pool, it waits as {@link #close()} does there: on a worker thread, for the other tasks; on a thread that
+     * runs no task, until the pool has terminated (see {@link #awaitTermination}). On a pool already closed it
+     * only waits.
      *
      * @param timeout the longest time to wait
      * @throws TimeoutException      if threads of the pool are still alive after {@code timeout}; the pool
@@ -196,9 +200,10 @@ public interface WorkerPool extends AutoCloseable {
      * that needs the calling task to end: it releases the pool, waits until every other task has ended except
      * those that are themselves calling {@code close} on this pool (or have called it), and returns; the pool
      * terminates once the calling tasks return. So several tasks may close their own pool at once, and none
-     * waits for another. (A JDK executor's {@code close} waits for the calling task forever.) Called on
-     * another thread of the pool (see {@link #awaitTermination}), it waits for every thread of the pool but
-     * that one.
+     * waits for another. (A JDK executor's {@code close} waits for the calling task forever.) The same holds
+     * on a worker thread outside a task (its uncaught-exception handler, for one). Called on a thread of the
+     * pool that runs no task, it waits until the pool has terminated, not for the pool's threads to end (see
+     * {@link #awaitTermination}).
      *
      * <p>Memory consistency effects: the actions of every task of the pool, other than the calling one and the
      * other tasks that called {@code close} on it, happen-before {@code close} returns.
