@@ -191,6 +191,12 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
      */
     private Worker exitedHead;
     private Worker exitedTail;
+    /**
+     * How many workers the exited list links, and how many its last pruning kept: a thread that never ends at its
+     * head must not keep the ones behind it, whose threads ended (see {@link #linkExitedLocked}).
+     */
+    private int exitedLinked;
+    private int exitedKeptByPruning;
     /** Stopped purgers and tickers of every generation that may not have terminated; guarded by the lock. */
     private final ExitedThreads exited = new ExitedThreads();
 
@@ -853,12 +859,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     private void retireLocked(Worker w) {
         running--;
         if (w != null) {
-            if (exitedWorkerAliveLocked() == null) {
-                exitedHead = w;
-            } else {
-                exitedTail.nextExited = w;
-            }
-            exitedTail = w;
+            linkExitedLocked(w);
         }
         grantSlotsLocked();
         wakeTerminationWaitersLocked();
@@ -931,10 +932,48 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         }
     }
 
+    /**
+     * Links {@code w} at the tail of the exited list; lock held. Allocates nothing. Once the list has grown to
+     * twice what the last pruning kept (plus a few), it forgets every worker whose thread has ended, wherever it
+     * is: amortized O(1) per worker, and the list stays within about twice the threads still alive.
+     */
+    private void linkExitedLocked(Worker w) {
+        if (exitedWorkerAliveLocked() == null) {
+            exitedHead = w;
+        } else {
+            exitedTail.nextExited = w;
+        }
+        exitedTail = w;
+        if (++exitedLinked > 2 * exitedKeptByPruning + 16) {
+            Worker kept = null;
+            int n = 0;
+            for (Worker x = exitedHead; x != null; x = x.nextExited) {
+                if (x.thread().isAlive()) {
+                    if (kept == null) {
+                        exitedHead = x;
+                    } else {
+                        kept.nextExited = x;
+                    }
+                    kept = x;
+                    n++;
+                }
+            }
+            if (kept == null) {
+                exitedHead = null;
+            } else {
+                kept.nextExited = null;
+                exitedTail = kept;
+            }
+            exitedLinked = n;
+            exitedKeptByPruning = n;
+        }
+    }
+
     /** The oldest exited worker whose thread is still alive, forgetting the ones before it; lock held. */
     private Worker exitedWorkerAliveLocked() {
         while (exitedHead != null && !exitedHead.thread().isAlive()) {
             exitedHead = exitedHead.nextExited;
+            exitedLinked--;
         }
         return exitedHead;
     }
