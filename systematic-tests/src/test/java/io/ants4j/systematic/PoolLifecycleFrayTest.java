@@ -102,8 +102,12 @@ class PoolLifecycleFrayTest {
      * only before the release, and only by the hand-off of its busy task's worker (the only worker of its
      * pool): so one whose busy task ended only after {@code release()} had returned must be rejected, and a
      * served one's task runs on that worker's thread, not on a worker of the reopened pool. The reopened pool
-     * runs a task and terminates once released. (Mutant: a submitter woken {@code CLOSED} that finds the pool
-     * open again dispatches once more, issue 25's defect 11 reintroduced in {@code PoolCore.awaitTurn}.)
+     * runs a task and terminates once released. (Mutants: a release that leaves the waiters queued, caught at
+     * iteration 0. A submitter woken {@code CLOSED} that finds the pool open again and dispatches once more,
+     * issue 25's defect 11 reintroduced in {@code PoolCore.awaitTurn}, survives: the reboot must complete, a
+     * dozen or more scheduling points of the releasing thread, before the woken submitter's three or so reach
+     * its look at the state; with a {@code System.err.println} added there, which widens that path, it was
+     * caught at iterations 5, 6 and 25.)
      */
     @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
@@ -115,10 +119,10 @@ class PoolLifecycleFrayTest {
     /**
      * The same on a {@code MultiPool} of 2×1, round robin: t0 and t1 hold the two sub-pools, s1 to s4 wait two
      * in each (each is served only by its own sub-pool's worker); the multi-pool's {@code release(); reboot()}
-     * on another thread. The window of a woken submitter that dispatches again is narrower here than on a
-     * single pool: the releasing thread must release the other sub-pool, then reboot, before the woken
-     * submitter's few steps; the {@code awaitTurn} mutant above and one whose round-robin retry also catches the
-     * first sub-pool's {@link PoolClosedException} survived 300 iterations (twice each).
+     * on another thread. (Mutants: the release that leaves the waiters queued, caught at iteration 0; the
+     * {@code awaitTurn} one above and a round-robin retry that also catches the first sub-pool's
+     * {@link PoolClosedException} survive, their window narrower still: the releasing thread must also release
+     * the other sub-pool before it reboots.)
      */
     @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
