@@ -476,6 +476,81 @@ class PoolFrayTest {
     }
 
     /**
+     * A {@code MultiPool}'s timed {@code tryExecute} whose sub-pools are full, served as its timeout runs out,
+     * loses no slot and runs its task at most once: a multi-pool of 2×1, round robin, t0 holding sub-pool 0 and
+     * t1 sub-pool 1; c calls {@code tryExecute} (200 ms, virtual time), which waits on sub-pool 0, and once
+     * that has timed out takes its second look on the least-running sub-pool with the time left (none). Once
+     * c's timeout has run out, a freer lets t0 end (its worker takes c's task if c still waits on sub-pool 0,
+     * racing c's withdrawal, or idles in the shared lane, where the second look's hand-off may find it), or
+     * t1 (its worker idles in the shared lane: only the second look can use it), or both, or neither (until c
+     * has returned: c must then return {@code false} by its deadline, both looks timed). Invariants: c returns
+     * (no look waits past the deadline for a worker), its task ran exactly when {@code tryExecute} returned
+     * {@code true}, and once, and never with neither worker freed; no sub-pool ever above its capacity;
+     * afterwards no submitter is counted waiting, two more tasks run, and the released multi-pool terminates
+     * with no worker counted (a slot lost, counted with no worker, would keep its sub-pool from terminating).
+     * Not checked: that two tasks then run at once. A worker freed in the shared lane may take a task sent to
+     * the other sub-pool (the class javadoc), and a round-robin {@code tryExecute} chosen for the sub-pool that
+     * is busy then waits there, and its second look, on the least-running sub-pool, counts idle workers as
+     * running and takes sub-pool 0 on a tie: a first version, a and b by {@code tryExecute} holding each other,
+     * saw b time out with the other sub-pool's worker idle.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aMultiPoolsTimedSubmitterServedAsItTimesOutLosesNoSlotAndRunsOnce() throws Exception {
+        multiPoolTimedSubmitterServedAsItTimesOut(true, false);
+        multiPoolTimedSubmitterServedAsItTimesOut(false, true);
+        multiPoolTimedSubmitterServedAsItTimesOut(true, true);
+        multiPoolTimedSubmitterServedAsItTimesOut(false, false);
+    }
+
+    private static void multiPoolTimedSubmitterServedAsItTimesOut(boolean freeT0, boolean freeT1) throws Exception {
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> {
+            assertTrue(pool.running(0) <= 1 && pool.running(1) <= 1, () -> "a sub-pool above its capacity: " + pool);
+        });
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        CountDownLatch t1Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        pool.execute(tasks.holding("t1", t1Ends));
+        tasks.untilStarted(2);
+        long timeout = TimeUnit.MILLISECONDS.toNanos(200);
+        AtomicLong cStart = new AtomicLong();
+        AtomicBoolean handed = new AtomicBoolean();
+        Thread c = start("c", () -> {
+            cStart.set(System.nanoTime()); // its deadline is later
+            handed.set(pool.tryExecute(tasks.quick("c"), Duration.ofNanos(timeout)));
+        });
+        Thread freer = start("freer", () -> {
+            until("c's timeout runs out", () -> cStart.get() != 0 && System.nanoTime() - cStart.get() >= timeout);
+            if (freeT0) {
+                t0Ends.countDown();
+            }
+            if (freeT1) {
+                t1Ends.countDown();
+            }
+        });
+        join(c, freer);
+        assertTrue(freeT0 || freeT1 || !handed.get(), "c's task was handed over though no worker freed up");
+        assertEquals(0, pool.waiting(), pool::toString);
+        t0Ends.countDown();
+        t1Ends.countDown();
+        tasks.untilStarted(handed.get() ? 3 : 2);
+        for (String name : List.of("a", "b")) { // each waits, if it must, for its sub-pool's worker: none lost
+            pool.execute(tasks.quick(name));
+        }
+        tasks.untilStarted(handed.get() ? 5 : 4);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertEquals(0, pool.running(), pool::toString);
+        if (handed.get()) {
+            tasks.assertEachRanOnce("t0", "t1", "c", "a", "b");
+        } else {
+            tasks.assertEachRanOnce("t0", "t1", "a", "b");
+        }
+    }
+
+    /**
      * The end of the slot-loss tests: no slot was lost, so two tasks, "a" and "b", run at once on {@code pool}
      * (its capacity 2 by then), and the released pool terminates with no worker counted.
      */

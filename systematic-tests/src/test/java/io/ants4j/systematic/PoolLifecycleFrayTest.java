@@ -91,6 +91,135 @@ class PoolLifecycleFrayTest {
     }
 
     /**
+     * {@code release()}'s javadoc, raced: "blocked submitters ... wake up with {@link PoolClosedException} (also
+     * when a {@code reboot()} follows before they wake: their tasks never run)". Every worker busy (t0 on a pool
+     * of one), submitters blocked behind it (s1 to s3; each woken by the release is a chance to be late for it);
+     * another thread calls {@code release(); reboot()} while a third lets the busy tasks end once the pool shows
+     * closed: before the reboot, as it reboots, or after (freed any earlier, the worker serves every submitter
+     * before the release comes, which is nothing but a pool at work). Invariant: each submitter either was served (its call
+     * returns, its task runs once) or is rejected with {@link PoolClosedException} (its task never runs, also
+     * not in the reopened pool), never anything else and never left waiting. A blocked submitter can be served
+     * only before the release, and only by the hand-off of its busy task's worker (the only worker of its
+     * pool): so one whose busy task ended only after {@code release()} had returned must be rejected, and a
+     * served one's task runs on that worker's thread, not on a worker of the reopened pool. The reopened pool
+     * runs a task and terminates once released. (Mutants: a release that leaves the waiters queued, caught at
+     * iteration 0. A submitter woken {@code CLOSED} that finds the pool open again and dispatches once more,
+     * issue 25's defect 11 reintroduced in {@code PoolCore.awaitTurn}, survives: the reboot must complete, a
+     * dozen or more scheduling points of the releasing thread, before the woken submitter's three or so reach
+     * its look at the state; with a {@code System.err.println} added there, which widens that path, it was
+     * caught at iterations 5, 6 and 25.)
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aSubmitterBlockedAcrossAnotherThreadsReleaseAndRebootIsRejected() throws Exception {
+        blockedAcrossAnotherThreadsReleaseAndReboot(Pool.newPool(1, PoolTasks.options()), 1, 3);
+    }
+
+    /**
+     * The same on a {@code MultiPool} of 2×1, round robin: t0 and t1 hold the two sub-pools, s1 to s4 wait two
+     * in each (each is served only by its own sub-pool's worker); the multi-pool's {@code release(); reboot()}
+     * on another thread. (Mutants: the release that leaves the waiters queued, caught at iteration 0; the
+     * {@code awaitTurn} one above and a round-robin retry that also catches the first sub-pool's
+     * {@link PoolClosedException} survive, their window narrower still: the releasing thread must also release
+     * the other sub-pool before it reboots.)
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aSubmitterBlockedAcrossAnotherThreadsReleaseAndRebootIsRejectedByAMultiPool() throws Exception {
+        blockedAcrossAnotherThreadsReleaseAndReboot(
+                MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options()), 2, 2);
+    }
+
+    private static <P extends java.util.concurrent.Executor & WorkerPool> void blockedAcrossAnotherThreadsReleaseAndReboot(
+            P pool, int workers, int perWorker) throws Exception {
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        AtomicBoolean released = new AtomicBoolean(); // set once release() has returned
+        CountDownLatch busyEnd = new CountDownLatch(1);
+        List<AtomicBoolean> endedAfterRelease = new java.util.ArrayList<>();
+        List<AtomicReference<Thread>> busyThreads = new java.util.ArrayList<>();
+        for (int i = 0; i < workers; i++) {
+            AtomicBoolean after = new AtomicBoolean();
+            AtomicReference<Thread> busyThread = new AtomicReference<>();
+            endedAfterRelease.add(after);
+            busyThreads.add(busyThread);
+            Runnable hold = tasks.holding("t" + i, busyEnd);
+            pool.execute(() -> {
+                busyThread.set(Thread.currentThread());
+                hold.run();
+                after.set(released.get()); // before its worker looks for a waiter
+            });
+        }
+        tasks.untilStarted(workers);
+        int n = workers * perWorker; // s(k+1) waits behind t(k % workers): round robin over the sub-pools
+        Thread[] submitters = new Thread[n];
+        List<AtomicReference<Object>> outcomes = new java.util.ArrayList<>();
+        List<AtomicReference<Thread>> servedThreads = new java.util.ArrayList<>();
+        for (int k = 0; k < n; k++) {
+            String name = "s" + (k + 1);
+            AtomicReference<Object> outcome = new AtomicReference<>();
+            AtomicReference<Thread> servedThread = new AtomicReference<>();
+            outcomes.add(outcome);
+            servedThreads.add(servedThread);
+            Runnable quick = tasks.quick(name);
+            submitters[k] = start(name, () -> {
+                try {
+                    pool.execute(() -> {
+                        servedThread.set(Thread.currentThread());
+                        quick.run();
+                    });
+                    outcome.set("served");
+                } catch (Throwable t) {
+                    outcome.set(t);
+                }
+            });
+            int waiters = k + 1;
+            until(name + " waits", () -> pool.waiting() == waiters);
+        }
+        Thread cycler = start("release, reboot", () -> {
+            pool.release();
+            released.set(true);
+            pool.reboot();
+        });
+        Thread freer = start("busy tasks end", () -> { // once closed: freed earlier, the worker serves them all
+            until("closed", pool::isClosed);
+            busyEnd.countDown();
+        });
+        join(cycler, freer);
+        join(submitters);
+        List<String> expected = new java.util.ArrayList<>();
+        for (int i = 0; i < workers; i++) {
+            expected.add("t" + i);
+        }
+        for (int k = 0; k < n; k++) {
+            String name = "s" + (k + 1);
+            int i = k % workers;
+            String busy = "t" + i;
+            Object outcome = outcomes.get(k).get();
+            if ("served".equals(outcome)) {
+                assertFalse(endedAfterRelease.get(i).get(), () -> name + " was served though " + busy
+                        + "'s worker, the only one that could serve it, freed up only after release() returned");
+                AtomicReference<Thread> servedThread = servedThreads.get(k);
+                until(name + " ran", () -> servedThread.get() != null);
+                assertEquals(busyThreads.get(i).get(), servedThread.get(), () -> name + " was served, but not by"
+                        + " the hand-off of " + busy + "'s worker: a worker of the reopened pool ran it");
+                expected.add(name);
+            } else {
+                assertInstanceOf(PoolClosedException.class, outcome, () -> name + " ended with " + outcome);
+            }
+        }
+        for (int i = 0; i < workers; i++) {
+            pool.execute(tasks.quick("after" + i));
+            expected.add("after" + i);
+        }
+        tasks.untilStarted(expected.size());
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce(expected.toArray(String[]::new));
+    }
+
+    /**
      * {@code awaitTermination} returns true only once every thread of the pool has ended, also a worker started
      * before a {@code reboot()} (the {@code WorkerPool} javadoc): t0 runs on w1 while one thread releases,
      * reboots and releases the pool again, another awaits its termination, and a third lets t0 end, in any

@@ -110,6 +110,61 @@ class RWMutexFrayTest {
     }
 
     /**
+     * The class javadoc: "The readers that arrive while a writer waits or holds the lock go in together when it
+     * unlocks." The main thread holds a read lock; w1 waits for the write lock, r1 and r2 arrive while it waits;
+     * the main thread unlocks, w1 gets the lock, r3 arrives while it holds it, and w2 queues for the write lock
+     * behind w1; then w1 unlocks. Invariant: that one unlock lets in all three readers, together and before w2:
+     * each reader, once in, keeps the read lock until all three are in (readers let in one after another, or
+     * one left behind, leave those in waiting for ever: stuck), and w2, when it gets the lock, finds all three
+     * have been in, and none still in; the lock ends free.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aWriteUnlockLetsInEveryWaitingReaderTogetherBeforeTheNextWriter() throws InterruptedException {
+        RWMutex rw = new RWMutex();
+        AtomicInteger in = new AtomicInteger(); // readers that got in
+        AtomicInteger inNow = new AtomicInteger(); // readers holding the read lock now
+        AtomicBoolean w1In = new AtomicBoolean();
+        AtomicBoolean w2Queued = new AtomicBoolean();
+        FrayThreads.Body reader = () -> {
+            rw.readLock().lock();
+            inNow.incrementAndGet();
+            in.incrementAndGet();
+            assertTrue(w1In.get(), "a reader that came while w1 waited got in before w1");
+            until("all three readers are in together", () -> in.get() == 3);
+            inNow.decrementAndGet();
+            rw.readLock().unlock();
+        };
+        rw.readLock().lock();
+        Thread w1 = start("w1", () -> {
+            rw.writeLock().lock();
+            w1In.set(true);
+            until("w2 queued", w2Queued::get);
+            rw.writeLock().unlock();
+        });
+        untilParked(w1);
+        Thread r1 = start("r1", reader);
+        untilParked(r1);
+        Thread r2 = start("r2", reader);
+        untilParked(r2);
+        rw.readLock().unlock();
+        until("w1 holds the lock", w1In::get);
+        Thread r3 = start("r3", reader);
+        untilParked(r3);
+        Thread w2 = start("w2", () -> {
+            rw.writeLock().lock();
+            assertEquals(3, in.get(), "w2 got the write lock before every reader that w1 held back had been in");
+            assertEquals(0, inNow.get(), "w2 got the write lock with a reader in");
+            rw.writeLock().unlock();
+        });
+        untilParked(w2);
+        w2Queued.set(true);
+        join(w1, r1, r2, r3, w2);
+        assertFree(rw);
+    }
+
+    /**
      * No lost wake-up when a writer or a reader gives up: a writer interrupted while it waits for the readers
      * lets in the readers it held back (or, granted first, keeps the lock); a reader that times out behind a
      * writer leaves the count the writer lets in. Afterwards the lock is free.

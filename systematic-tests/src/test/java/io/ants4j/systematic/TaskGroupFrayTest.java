@@ -929,6 +929,38 @@ class TaskGroupFrayTest {
     }
 
     /**
+     * {@code await()} "waits for every task started in the group", and a task is active, for {@code setLimit},
+     * until it has returned: so once {@code await()} returns, no task of its round is active, also one whose
+     * {@code Future} was cancelled (which holds its slot until it returns). Limit 1: t runs until interrupted,
+     * a canceller calls {@code cancel(true)} on its {@code Future} at any moment (before t starts, t then never
+     * runs; or while it runs) racing the main thread's {@code await()}. Invariant: {@code await()} returns
+     * {@code [null]}; right after it, {@code setLimit(1)} does not throw ("a task of the group is active"), and
+     * {@code tryGo} is let in.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void afterAwaitNoTaskOfTheRoundIsActiveAlsoOneWhoseFutureWasCancelled() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(1, PLATFORM_THREADS);
+        Future<String> t = group.go(() -> {
+            until("t is interrupted by its cancellation", () -> Thread.currentThread().isInterrupted());
+            Thread.interrupted();
+            return "t";
+        });
+        Thread canceller = start("canceller", () -> assertTrue(t.cancel(true), "t's Future was done before its cancel"));
+        assertEquals(Arrays.asList((String) null), group.await());
+        try {
+            group.setLimit(1);
+        } catch (IllegalStateException e) {
+            throw new AssertionError("await() returned while a task of its round was still active", e);
+        }
+        Optional<Future<String>> u = group.tryGo(() -> "u");
+        assertTrue(u.isPresent(), "tryGo was not let in after await() returned on a group of limit 1");
+        assertEquals(List.of("u"), group.await());
+        join(canceller);
+    }
+
+    /**
      * {@code close()}: "If {@code cancel()} throws (interrupting a task threw), this method still waits until none
      * of the tasks runs, and then throws that". The group's task runs on a thread whose {@code interrupt()} sets
      * the interrupt status and then throws; the task ignores interrupts and ends only once a releaser, who waits
