@@ -101,6 +101,8 @@ final class Worker implements Runnable {
     @SuppressWarnings("unused")
     private Object slot = EMPTY;
 
+    /** Whether {@link #run} has ended (the worker exits); guarded by this worker's monitor (see {@link #interrupt}). */
+    private boolean runEnded;
     /** {@code NEW}, {@code ADMITTED}, {@code RUNNING} or {@code REVOKED}; accessed through {@link #ADMISSION}. */
     @SuppressWarnings("unused")
     private int admission = NEW;
@@ -210,11 +212,19 @@ final class Worker implements Runnable {
         }
     }
 
-    /** Interrupts the worker thread (for {@code shutdownNow}). */
+    /**
+     * Interrupts the worker thread (for {@code shutdownNow}), unless the worker's run has ended: the thread then
+     * runs no task of the pool (a factory's thread may run code of its own after it), and the interrupt is not
+     * for it. The check and the interrupt hold this worker's monitor, which the run's end takes too.
+     */
     void interrupt() {
         Thread t = thread;
         if (t != null) {
-            t.interrupt();
+            synchronized (this) {
+                if (!runEnded) {
+                    t.interrupt();
+                }
+            }
         }
     }
 
@@ -257,6 +267,9 @@ final class Worker implements Runnable {
             }
             counted = false; // whoever sent STOP, revert included, gave back the worker's count
         } finally {
+            synchronized (this) { // waits out an interrupt under way: none reaches the thread after this
+                runEnded = true;
+            }
             if (fromLane != SpinningWorkers.NONE) {
                 pool.leaveLane();
             }
