@@ -33,7 +33,8 @@ import java.util.concurrent.RejectedExecutionException;
  * waiting submitters are guarded by one {@code SpinLock}; the hand-off is a single slot per
  * worker (release/acquire plus park/unpark), so handing a task over allocates nothing. Worker threads are
  * virtual unless {@link PoolOptions#threadFactory()} says otherwise. No method blocks inside
- * {@code synchronized}.
+ * {@code synchronized}, but {@code shutdownNow}'s interrupt of a worker, which an exiting worker waits out
+ * (an interrupt closes the interruptible channel the task blocks on, if any).
  *
  * <p>Virtual workers are not preempted. A task that waits for another by spinning on {@link Thread#yield()}
  * (Go's {@code runtime.Gosched()}) keeps its carrier thread busy, and with as many such tasks as carriers a
