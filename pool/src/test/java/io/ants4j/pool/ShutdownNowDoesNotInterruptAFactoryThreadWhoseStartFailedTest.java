@@ -82,4 +82,50 @@ class ShutdownNowDoesNotInterruptAFactoryThreadWhoseStartFailedTest {
         assertFalse(ownCodeInterrupted.get(), "shutdownNow() interrupted the factory's own thread, whose start the"
                 + " pool had failed and which never ran a task of the pool: " + foreign.get() + ", " + pool);
     }
+
+    /**
+     * The same root with an ordinary factory: its thread runs code of its own before it runs the worker (a common
+     * wrapper: set up a context, then {@code r.run()}). A {@code shutdownNow()} while that prologue runs interrupts
+     * it: the worker is listed live from before {@code Thread.start()}, and its run has not begun, so the
+     * interrupt lands in the factory's code, not in a task of the pool (the task itself starts interrupted anyway,
+     * from the stop mark: "A task that starts after this call and before a reboot() ... starts interrupted").
+     */
+    @Test
+    void aFactoryThreadsOwnCodeBeforeTheWorkerIsNotInterruptedByShutdownNow() throws Exception {
+        CountDownLatch inPrologue = new CountDownLatch(1);
+        CountDownLatch prologueMayEnd = new CountDownLatch(1);
+        AtomicBoolean prologueInterrupted = new AtomicBoolean();
+        AtomicBoolean taskStartedInterrupted = new AtomicBoolean();
+        CountDownLatch taskRan = new CountDownLatch(1);
+        AtomicInteger made = new AtomicInteger();
+        ThreadFactory factory = r -> {
+            boolean first = made.getAndIncrement() == 0;
+            Thread t = new Thread(() -> {
+                if (first) { // the factory's own prologue, before the pool's worker
+                    inPrologue.countDown();
+                    try {
+                        prologueMayEnd.await(20, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        prologueInterrupted.set(true);
+                    }
+                }
+                r.run();
+            });
+            t.setDaemon(true);
+            return t;
+        };
+        Pool pool = Pool.newPool(2, PoolOptions.builder().threadFactory(factory).disablePurge(true).build());
+        pool.execute(() -> {
+            taskStartedInterrupted.set(Thread.currentThread().isInterrupted());
+            taskRan.countDown();
+        });
+        TestSupport.await(inPrologue);
+        pool.shutdownNow();
+        prologueMayEnd.countDown();
+        TestSupport.await(taskRan);
+        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), pool.toString());
+        assertTrue(taskStartedInterrupted.get(), "the task handed over as the pool stopped starts interrupted");
+        assertFalse(prologueInterrupted.get(), "shutdownNow() interrupted the factory thread's own code before its"
+                + " worker began to run (no task of the pool ran there): " + pool);
+    }
 }
