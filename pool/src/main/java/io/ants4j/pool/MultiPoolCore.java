@@ -341,7 +341,7 @@ final class MultiPoolCore implements Core {
         boolean interrupted = false;
         for (;;) {
             try {
-                Boolean closedAsATask = awaitOtherTasks(deadline); // from a worker thread: the others, as close()
+                Boolean closedAsATask = awaitOtherTasks(deadline, false); // from a worker thread: the others
                 late = closedAsATask == null ? awaitParts(deadline) : closedAsATask ? List.of() : busyParts();
                 break;
             } catch (InterruptedException e) {
@@ -504,34 +504,49 @@ final class MultiPoolCore implements Core {
     @Override
     public boolean awaitClose(long nanos) throws InterruptedException {
         long deadline = PoolCore.deadline(nanos);
-        Boolean closedAsATask = awaitOtherTasks(deadline);
+        Boolean closedAsATask = awaitOtherTasks(deadline, true);
         return closedAsATask != null ? closedAsATask : awaitParts(deadline).isEmpty();
     }
 
     /**
      * Called on a worker thread of a sub-pool: waits until every task of the multi-pool has ended but those
      * closing it ({@link PoolCore#awaitClose}), and returns whether that happened by the deadline; called on
-     * any other thread: returns null at once.
+     * any other thread: returns null at once. With {@code closes} false (a {@code releaseTimeout}), a task that
+     * was not closing the multi-pool counts as closing it only while it waits: if the wait fails, it no longer
+     * does.
      */
-    private Boolean awaitOtherTasks(long deadline) throws InterruptedException {
+    private Boolean awaitOtherTasks(long deadline, boolean closes) throws InterruptedException {
         Thread self = Thread.currentThread();
         for (PoolCore own : pools) {
             Worker w = own.workerOf(self);
             if (w != null) {
-                own.closing(w);
-                for (;;) { // over again after a reboot: a task may have started in a sub-pool already passed
-                    int seen = awaitNoRebootUnderWay();
-                    for (PoolCore p : pools) {
-                        if (!p.awaitOnlyClosers(deadline)) {
-                            return false;
-                        }
-                    }
-                    if (reboots == seen) {
-                        return true;
+                boolean wasClosing = own.closing(w) || closes;
+                boolean done = false;
+                try {
+                    done = awaitOnlyClosers(deadline);
+                    return done;
+                } finally {
+                    if (!done && !wasClosing) {
+                        own.notClosing(w);
                     }
                 }
             }
         }
         return null;
+    }
+
+    /** Waits until only closing tasks run in every sub-pool, also across reboots; whether by the deadline. */
+    private boolean awaitOnlyClosers(long deadline) throws InterruptedException {
+        for (;;) { // over again after a reboot: a task may have started in a sub-pool already passed
+            int seen = awaitNoRebootUnderWay();
+            for (PoolCore p : pools) {
+                if (!p.awaitOnlyClosers(deadline)) {
+                    return false;
+                }
+            }
+            if (reboots == seen) {
+                return true;
+            }
+        }
     }
 }

@@ -1320,7 +1320,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         long deadline = System.nanoTime() + nanos(timeout);
         for (;;) {
             try {
-                done = awaitClose(deadline - System.nanoTime()); // from a worker thread: the others, as close()
+                done = awaitClose(deadline - System.nanoTime(), false); // from a worker thread: the others
                 break;
             } catch (InterruptedException e) {
                 interrupted = true;
@@ -1370,20 +1370,39 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
      */
     @Override
     public boolean awaitClose(long nanos) throws InterruptedException {
+        return awaitClose(nanos, true);
+    }
+
+    /**
+     * {@link #awaitClose}; with {@code closes} false (a {@code releaseTimeout}), a task that was not closing the
+     * pool counts as closing it only while it waits: if the wait fails, it no longer does.
+     */
+    boolean awaitClose(long nanos, boolean closes) throws InterruptedException {
         final long deadline = deadline(nanos);
         Worker self = workerOf(Thread.currentThread());
         if (self == null) {
             return awaitTermination(nanos);
         }
-        closing(self);
-        return awaitOnlyClosers(deadline);
+        boolean wasClosing = closing(self) || closes;
+        boolean done = false;
+        try {
+            done = awaitOnlyClosers(deadline);
+            return done;
+        } finally {
+            if (!done && !wasClosing) {
+                notClosing(self);
+            }
+        }
     }
 
-    /** The live worker of this pool whose thread is {@code t}, or null. */
+    /**
+     * The live worker of this pool whose thread is {@code t} and whose run has not ended, or null: a thread whose
+     * worker's run has ended (its uncaught-exception handler, say) runs no task of the pool.
+     */
     Worker workerOf(Thread t) {
         for (Worker w : live) {
             if (w.thread() == t) { // a worker's own thread always sees its current thread field
-                return w;
+                return w.runEnded() ? null : w;
             }
         }
         return null;
@@ -1391,15 +1410,31 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
 
     /**
      * Counts the task that {@code w}, the calling thread's worker, runs as closing the pool until it ends
-     * ({@link #closingTaskEnded}), so that other tasks closing the pool do not wait for it, nor it for them.
+     * ({@link #closingTaskEnded}), so that other tasks closing the pool do not wait for it, nor it for them;
+     * returns whether it was counted already.
      */
-    void closing(Worker w) {
+    boolean closing(Worker w) {
         lock.lock();
         try {
-            if (!w.closing) {
-                w.closing = true;
-                closers++;
-                wakeTerminationWaitersLocked();
+            if (w.closing) {
+                return true;
+            }
+            w.closing = true;
+            closers++;
+            wakeTerminationWaitersLocked();
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Undoes {@link #closing} for a task whose {@code releaseTimeout} timed out: it no longer closes the pool. */
+    void notClosing(Worker w) {
+        lock.lock();
+        try {
+            if (w.closing) {
+                w.closing = false;
+                closers--;
             }
         } finally {
             lock.unlock();

@@ -82,6 +82,11 @@ final class Worker implements Runnable {
     /** {@link #admission}: the thread could not be started; the worker never runs. */
     private static final int REVOKED = 3;
 
+    /** {@link #runState}: the run has not begun, goes on, or has ended. */
+    private static final int RUN_NOT_BEGUN = 0;
+    private static final int RUN_GOES_ON = 1;
+    private static final int RUN_ENDED = 2;
+
     private static final VarHandle SLOT;
     private static final VarHandle ADMISSION;
 
@@ -101,8 +106,11 @@ final class Worker implements Runnable {
     @SuppressWarnings("unused")
     private Object slot = EMPTY;
 
-    /** Whether {@link #run} has ended (the worker exits); guarded by this worker's monitor (see {@link #interrupt}). */
-    private boolean runEnded;
+    /**
+     * {@code RUN_NOT_BEGUN}, {@code RUN_GOES_ON} once {@link #run} has begun, {@code RUN_ENDED} once it has ended (the
+     * worker exits); guarded by this worker's monitor (see {@link #interrupt}).
+     */
+    private int runState = RUN_NOT_BEGUN;
     /** {@code NEW}, {@code ADMITTED}, {@code RUNNING} or {@code REVOKED}; accessed through {@link #ADMISSION}. */
     @SuppressWarnings("unused")
     private int admission = NEW;
@@ -213,18 +221,27 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Interrupts the worker thread (for {@code shutdownNow}), unless the worker's run has ended: the thread then
-     * runs no task of the pool (a factory's thread may run code of its own after it), and the interrupt is not
-     * for it. The check and the interrupt hold this worker's monitor, which the run's end takes too.
+     * Interrupts the worker thread (for {@code shutdownNow}) while the worker's run goes on: before it begins or
+     * after it ends the thread runs no task of the pool (a factory's thread may run code of its own), and the
+     * interrupt is not for it (a run that begins after the pool's stop mark was set starts its task interrupted
+     * all the same). The check and the interrupt hold this worker's monitor, which the run's beginning and end
+     * take too.
      */
     void interrupt() {
         Thread t = thread;
         if (t != null) {
             synchronized (this) {
-                if (!runEnded) {
+                if (runState == RUN_GOES_ON) {
                     t.interrupt();
                 }
             }
+        }
+    }
+
+    /** Whether the worker's run has ended: its thread runs no task of the pool any more. */
+    boolean runEnded() {
+        synchronized (this) {
+            return runState == RUN_ENDED;
         }
     }
 
@@ -243,6 +260,9 @@ final class Worker implements Runnable {
         // worker runs in that one only (a factory may also run the runnable in another thread of its own).
         if (Thread.currentThread() != thread || !ADMISSION.compareAndSet(this, ADMITTED, RUNNING)) {
             return;
+        }
+        synchronized (this) {
+            runState = RUN_GOES_ON;
         }
         boolean counted = true;
         Object fromLane = SpinningWorkers.NONE;
@@ -268,7 +288,7 @@ final class Worker implements Runnable {
             counted = false; // whoever sent STOP, revert included, gave back the worker's count
         } finally {
             synchronized (this) { // waits out an interrupt under way: none reaches the thread after this
-                runEnded = true;
+                runState = RUN_ENDED;
             }
             if (fromLane != SpinningWorkers.NONE) {
                 pool.leaveLane();

@@ -163,9 +163,10 @@ public interface WorkerPool extends AutoCloseable {
     /**
      * Closes the pool like {@link #release()}, then waits until every worker thread and the pool's
      * background threads (also those started before a {@link #reboot()}) have ended. Called on a thread of the
-     * pool, it waits as {@link #close()} does there: on a worker thread, for the other tasks; on a thread that
-     * runs no task, until the pool has terminated (see {@link #awaitTermination}). On a pool already closed it
-     * only waits.
+     * pool, it waits as {@link #close()} does there: on a worker thread, for the other tasks but those closing
+     * the pool (a task counts as closing it while it waits here, and after this returned normally; not after a
+     * {@code TimeoutException}); on a thread that runs no task, until the pool has terminated (see
+     * {@link #awaitTermination}). On a pool already closed it only waits.
      *
      * @param timeout the longest time to wait
      * @throws TimeoutException      if threads of the pool are still alive after {@code timeout}; the pool
