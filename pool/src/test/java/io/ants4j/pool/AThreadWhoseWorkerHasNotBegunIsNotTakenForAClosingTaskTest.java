@@ -23,11 +23,11 @@ import org.junit.jupiter.api.Test;
  * prologue before {@code r.run()}) and calls {@code close()} or {@code releaseTimeout} on the pool is counted as a
  * closing task ({@code closing(w)}: {@code closers++}, {@code w.closing = true}).
  *
- * <p>Contracts: WorkerPool.close (WorkerPool.java:197-202) "Called from a task running on this pool ... it
+ * <p>Contracts: WorkerPool.close (WorkerPool.java:200-207) "Called from a task running on this pool ... it
  * releases the pool, waits until every other task has ended except those that are themselves calling close on
  * this pool (or have called it) ... Called on a thread of the pool that runs no task, it waits until the pool has
- * terminated"; WorkerPool.releaseTimeout (WorkerPool.java:161-166) "on a thread that runs no task, until the pool
- * has terminated"; README "Failures": the pool's worker "never runs in such a started thread" (a thread the
+ * terminated"; WorkerPool.releaseTimeout (WorkerPool.java:164-170) "on a thread that runs no task, until the pool
+ * has terminated"; README "Failures" (README.md:299-300): the pool's worker "never runs in such a started thread" (a thread the
  * factory started is no thread of the pool at all).
  */
 class AThreadWhoseWorkerHasNotBegunIsNotTakenForAClosingTaskTest {
