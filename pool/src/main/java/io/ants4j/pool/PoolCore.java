@@ -1396,13 +1396,14 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     }
 
     /**
-     * The live worker of this pool whose thread is {@code t} and whose run has not ended, or null: a thread whose
-     * worker's run has ended (its uncaught-exception handler, say) runs no task of the pool.
+     * The live worker of this pool whose thread is {@code t} and whose run goes on, or null: a thread whose worker's
+     * run has not begun (the factory's own code before it) or has ended (its uncaught-exception handler, say) runs
+     * no task of the pool.
      */
     Worker workerOf(Thread t) {
         for (Worker w : live) {
             if (w.thread() == t) { // a worker's own thread always sees its current thread field
-                return w.runEnded() ? null : w;
+                return w.runGoesOn() ? w : null;
             }
         }
         return null;

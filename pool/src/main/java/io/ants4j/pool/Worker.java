@@ -108,9 +108,14 @@ final class Worker implements Runnable {
 
     /**
      * {@code RUN_NOT_BEGUN}, {@code RUN_GOES_ON} once {@link #run} has begun, {@code RUN_ENDED} once it has ended (the
-     * worker exits); guarded by this worker's monitor (see {@link #interrupt}).
+     * worker exits); guarded by {@link #runLock} (see {@link #interrupt}).
      */
     private int runState = RUN_NOT_BEGUN;
+    /**
+     * The monitor of {@link #runState}: not this worker's own, which the thread factory may hold, being handed the
+     * worker as its runnable.
+     */
+    private final Object runLock = new Object();
     /** {@code NEW}, {@code ADMITTED}, {@code RUNNING} or {@code REVOKED}; accessed through {@link #ADMISSION}. */
     @SuppressWarnings("unused")
     private int admission = NEW;
@@ -224,13 +229,13 @@ final class Worker implements Runnable {
      * Interrupts the worker thread (for {@code shutdownNow}) while the worker's run goes on: before it begins or
      * after it ends the thread runs no task of the pool (a factory's thread may run code of its own), and the
      * interrupt is not for it (a run that begins after the pool's stop mark was set starts its task interrupted
-     * all the same). The check and the interrupt hold this worker's monitor, which the run's beginning and end
-     * take too.
+     * all the same). The check and the interrupt hold {@link #runLock}, which the run's beginning and end take
+     * too.
      */
     void interrupt() {
         Thread t = thread;
         if (t != null) {
-            synchronized (this) {
+            synchronized (runLock) {
                 if (runState == RUN_GOES_ON) {
                     t.interrupt();
                 }
@@ -238,10 +243,10 @@ final class Worker implements Runnable {
         }
     }
 
-    /** Whether the worker's run has ended: its thread runs no task of the pool any more. */
-    boolean runEnded() {
-        synchronized (this) {
-            return runState == RUN_ENDED;
+    /** Whether the worker's run goes on: it has begun in its thread and not ended. */
+    boolean runGoesOn() {
+        synchronized (runLock) {
+            return runState == RUN_GOES_ON;
         }
     }
 
@@ -261,7 +266,7 @@ final class Worker implements Runnable {
         if (Thread.currentThread() != thread || !ADMISSION.compareAndSet(this, ADMITTED, RUNNING)) {
             return;
         }
-        synchronized (this) {
+        synchronized (runLock) {
             runState = RUN_GOES_ON;
         }
         boolean counted = true;
@@ -287,7 +292,7 @@ final class Worker implements Runnable {
             }
             counted = false; // whoever sent STOP, revert included, gave back the worker's count
         } finally {
-            synchronized (this) { // waits out an interrupt under way: none reaches the thread after this
+            synchronized (runLock) { // waits out an interrupt under way: none reaches the thread after this
                 runState = RUN_ENDED;
             }
             if (fromLane != SpinningWorkers.NONE) {
