@@ -2,16 +2,13 @@ package io.ants4j.pool;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.List;
 import java.util.ResourceBundle;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import org.agrona.concurrent.NanoClock;
 import org.junit.jupiter.api.Test;
 
@@ -75,20 +72,11 @@ class APurgerAndATickerWhoseLoggerClosesThePoolBothReturnTest {
     @Test
     void closeFromTheLoggerOnPurgerAndTickerReturnsOnBoth() throws Exception {
         ClosingLogger logger = new ClosingLogger();
-        AtomicBoolean purgerArmed = new AtomicBoolean(true);
-        AtomicBoolean tickerArmed = new AtomicBoolean(true);
-        NanoClock failsOnceOnEach = () -> {
-            String n = Thread.currentThread().getName();
-            if (n.endsWith("-purger") && purgerArmed.compareAndSet(true, false)
-                    || n.endsWith("-ticker") && tickerArmed.compareAndSet(true, false)) {
-                throw new IllegalStateException("injected: a run of " + n + " fails (as an OutOfMemoryError would)");
-            }
-            return System.nanoTime();
-        };
+        NanoClock failsOnceOnEach = BackgroundFailures.failingOnceOn("-purger", "-ticker");
         PoolOptions options = PoolOptions.builder().expiryDuration(Duration.ofMillis(50))
                 .threadFactory(r -> Thread.ofPlatform().daemon(true).unstarted(r)).logger(logger).build();
         Pool pool = Pool.newPool(2, options);
-        replaceCore(pool, options, failsOnceOnEach);
+        BackgroundFailures.replaceCore(pool, options, failsOnceOnEach);
         logger.pool.set(pool);
 
         CountDownLatch taskMayEnd = new CountDownLatch(1);
@@ -128,18 +116,5 @@ class APurgerAndATickerWhoseLoggerClosesThePoolBothReturnTest {
             }
         }
         return false;
-    }
-
-    /** Puts a core of the same name and options, whose purger and ticker read {@code clock}, under {@code pool}. */
-    private static void replaceCore(Pool pool, PoolOptions options, NanoClock clock) throws ReflectiveOperationException {
-        Field coreField = AbstractWorkerPool.class.getDeclaredField("core");
-        coreField.setAccessible(true);
-        PoolCore old = (PoolCore) coreField.get(pool);
-        Field runnerField = PoolCore.class.getDeclaredField("runner");
-        runnerField.setAccessible(true);
-        @SuppressWarnings("unchecked")
-        Consumer<Object> runner = (Consumer<Object>) runnerField.get(old);
-        coreField.set(pool, new PoolCore(pool.name(), 2, options, runner, new SpinningWorkers(), clock));
-        old.release();
     }
 }

@@ -76,17 +76,11 @@ class APurgersLoggerThatClosesThePoolDoesNotWaitForItselfTest {
     @ValueSource(strings = {"-purger", "-ticker"})
     void closeFromABackgroundThreadsLoggerReturnsAndThePoolTerminates(String thread) throws Exception {
         ClosingLogger logger = new ClosingLogger();
-        AtomicBoolean armed = new AtomicBoolean(true);
-        NanoClock failsOnceOnThePurger = () -> {
-            if (Thread.currentThread().getName().endsWith(thread) && armed.compareAndSet(true, false)) {
-                throw new IllegalStateException("injected: a run of the pool's" + thread + " fails (as an OutOfMemoryError would)");
-            }
-            return System.nanoTime();
-        };
+        NanoClock failsOnceOnThePurger = BackgroundFailures.failingOnceOn(thread);
         PoolOptions options = PoolOptions.builder().expiryDuration(Duration.ofMillis(50))
                 .threadFactory(r -> Thread.ofPlatform().daemon(true).unstarted(r)).logger(logger).build();
         Pool pool = Pool.newPool(2, options);
-        replaceCore(pool, options, failsOnceOnThePurger);
+        BackgroundFailures.replaceCore(pool, options, failsOnceOnThePurger);
         logger.pool.set(pool);
 
         CountDownLatch ran = new CountDownLatch(1);
@@ -108,13 +102,7 @@ class APurgersLoggerThatClosesThePoolDoesNotWaitForItselfTest {
     @Test
     void closeFromASubPoolsPurgersLoggerReturnsAndTheMultiPoolTerminates() throws Exception {
         ClosingLogger logger = new ClosingLogger();
-        AtomicBoolean armed = new AtomicBoolean(true);
-        NanoClock failsOnceOnThePurger = () -> {
-            if (Thread.currentThread().getName().endsWith("-purger") && armed.compareAndSet(true, false)) {
-                throw new IllegalStateException("injected: a run of the sub-pool's purger fails");
-            }
-            return System.nanoTime();
-        };
+        NanoClock failsOnceOnThePurger = BackgroundFailures.failingOnceOn("-purger");
         PoolOptions options = PoolOptions.builder().expiryDuration(Duration.ofMillis(50))
                 .threadFactory(r -> Thread.ofPlatform().daemon(true).unstarted(r)).logger(logger).build();
         MultiPool multi = MultiPool.newMultiPool(1, 2, LoadBalancing.ROUND_ROBIN, options);
@@ -144,18 +132,5 @@ class APurgersLoggerThatClosesThePoolDoesNotWaitForItselfTest {
                 "close() called by the logger on a sub-pool's purger thread returned: " + returned
                         + " (threw " + logger.closeThrew.get() + "); isTerminated()=" + multi.isTerminated()
                         + ", awaitTermination from another thread: " + terminated + "; " + multi);
-    }
-
-    /** Puts a core of the same name and options, whose purger and ticker read {@code clock}, under {@code pool}. */
-    private static void replaceCore(Pool pool, PoolOptions options, NanoClock clock) throws ReflectiveOperationException {
-        Field coreField = AbstractWorkerPool.class.getDeclaredField("core");
-        coreField.setAccessible(true);
-        PoolCore old = (PoolCore) coreField.get(pool);
-        Field runnerField = PoolCore.class.getDeclaredField("runner");
-        runnerField.setAccessible(true);
-        @SuppressWarnings("unchecked")
-        Consumer<Object> runner = (Consumer<Object>) runnerField.get(old);
-        coreField.set(pool, new PoolCore(pool.name(), 2, options, runner, new SpinningWorkers(), clock));
-        old.release();
     }
 }

@@ -3,14 +3,12 @@ package io.ants4j.pool;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ResourceBundle;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import org.agrona.concurrent.NanoClock;
 import org.junit.jupiter.api.Test;
 
@@ -75,17 +73,11 @@ class AwaitTerminationOnThePurgerWaitsForNoThreadOfThePoolTest {
     @Test
     void onThePurgerItWaitsForTheTerminationAndElsewhereAlsoForThePurger() throws Exception {
         ClosingLogger logger = new ClosingLogger();
-        AtomicBoolean armed = new AtomicBoolean(true);
-        NanoClock failsOnceOnThePurger = () -> {
-            if (Thread.currentThread().getName().endsWith("-purger") && armed.compareAndSet(true, false)) {
-                throw new IllegalStateException("injected: a run of the pool's purger fails (as an OutOfMemoryError would)");
-            }
-            return System.nanoTime();
-        };
+        NanoClock failsOnceOnThePurger = BackgroundFailures.failingOnceOn("-purger");
         PoolOptions options = PoolOptions.builder().expiryDuration(Duration.ofMillis(50))
                 .threadFactory(r -> Thread.ofPlatform().daemon(true).unstarted(r)).logger(logger).build();
         Pool pool = Pool.newPool(2, options);
-        replaceCore(pool, options, failsOnceOnThePurger);
+        BackgroundFailures.replaceCore(pool, options, failsOnceOnThePurger);
         logger.pool.set(pool);
         try {
             CountDownLatch ran = new CountDownLatch(1);
@@ -102,18 +94,5 @@ class AwaitTerminationOnThePurgerWaitsForNoThreadOfThePoolTest {
             logger.mayReturn.countDown();
         }
         assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), "the purger ended once its logger returned: " + pool);
-    }
-
-    /** Puts a core of the same name and options, whose purger and ticker read {@code clock}, under {@code pool}. */
-    private static void replaceCore(Pool pool, PoolOptions options, NanoClock clock) throws ReflectiveOperationException {
-        Field coreField = AbstractWorkerPool.class.getDeclaredField("core");
-        coreField.setAccessible(true);
-        PoolCore old = (PoolCore) coreField.get(pool);
-        Field runnerField = PoolCore.class.getDeclaredField("runner");
-        runnerField.setAccessible(true);
-        @SuppressWarnings("unchecked")
-        Consumer<Object> runner = (Consumer<Object>) runnerField.get(old);
-        coreField.set(pool, new PoolCore(pool.name(), 2, options, runner, new SpinningWorkers(), clock));
-        old.release();
     }
 }

@@ -4,12 +4,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A pool's idle stack whose next growth, once {@linkplain #armed armed}, throws an {@link OutOfMemoryError}, as
+ * A pool's idle stack whose next growths, once {@linkplain #armed armed}, throw an {@link OutOfMemoryError}, as
  * growing the real one does on an exhausted heap; set in place of a {@link PoolCore}'s {@code workers}.
  */
 final class FailingIdleStack implements WorkerQueue {
     private final WorkerStack delegate = new WorkerStack(1);
-    /** 1: the next {@link #insert} throws (and disarms); 0: disarmed. */
+    /** How many of the next {@link #insert}s throw (each one that throws counts one down); 0: disarmed. */
     final AtomicInteger armed = new AtomicInteger();
 
     @Override
@@ -19,7 +19,7 @@ final class FailingIdleStack implements WorkerQueue {
 
     @Override
     public boolean insert(Worker w) {
-        if (armed.compareAndSet(1, 0)) {
+        if (armed.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             throw new OutOfMemoryError("Java heap space (injected: growing the idle stack)");
         }
         return delegate.insert(w);

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -33,40 +32,6 @@ import org.junit.jupiter.api.Test;
  */
 class TwoDyingWorkersThatCloseThePoolFromTheirHandlersBothReturnTest {
 
-    /** The idle stack, whose next {@link #armed} growths throw an {@link OutOfMemoryError}. */
-    private static final class FailingGrowth implements WorkerQueue {
-        final WorkerStack delegate = new WorkerStack(1);
-        final AtomicInteger armed = new AtomicInteger();
-
-        @Override
-        public int len() {
-            return delegate.len();
-        }
-
-        @Override
-        public boolean insert(Worker w) {
-            if (armed.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-                throw new OutOfMemoryError("Java heap space (injected: growing the idle stack)");
-            }
-            return delegate.insert(w);
-        }
-
-        @Override
-        public Worker detach() {
-            return delegate.detach();
-        }
-
-        @Override
-        public void refresh(long cutoff, List<Worker> expired) {
-            delegate.refresh(cutoff, expired);
-        }
-
-        @Override
-        public void raiseStamps(long stale, long raised) {
-            delegate.raiseStamps(stale, raised);
-        }
-    }
-
     @Test
     void closeFromTheHandlersOfTwoDyingWorkersReturnsOnBoth() throws Exception {
         AtomicReference<Pool> poolRef = new AtomicReference<>();
@@ -87,7 +52,7 @@ class TwoDyingWorkersThatCloseThePoolFromTheirHandlersBothReturnTest {
         }).factory();
         Pool pool = Pool.newPool(3, PoolOptions.builder().disablePurge(true).threadFactory(platform).build());
         poolRef.set(pool);
-        FailingGrowth idle = new FailingGrowth();
+        FailingIdleStack idle = new FailingIdleStack();
         Field core = AbstractWorkerPool.class.getDeclaredField("core");
         core.setAccessible(true);
         Field workers = PoolCore.class.getDeclaredField("workers");
