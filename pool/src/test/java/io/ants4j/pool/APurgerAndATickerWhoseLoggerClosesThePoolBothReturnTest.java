@@ -30,22 +30,12 @@ import org.junit.jupiter.api.Test;
  */
 class APurgerAndATickerWhoseLoggerClosesThePoolBothReturnTest {
 
-    private static final class ClosingLogger implements System.Logger {
+    private static final class ClosingLogger extends BackgroundFailures.ReportLogger {
         final AtomicReference<WorkerPool> pool = new AtomicReference<>();
         final CountDownLatch entered = new CountDownLatch(2);
         final CountDownLatch returned = new CountDownLatch(2);
         final List<Thread> callers = new CopyOnWriteArrayList<>();
         final AtomicReference<Throwable> threw = new AtomicReference<>();
-
-        @Override
-        public String getName() {
-            return "closing";
-        }
-
-        @Override
-        public boolean isLoggable(Level level) {
-            return true;
-        }
 
         @Override
         public void log(Level level, ResourceBundle bundle, String msg, Throwable t) {
@@ -62,10 +52,6 @@ class APurgerAndATickerWhoseLoggerClosesThePoolBothReturnTest {
             } catch (Throwable e) {
                 threw.set(e);
             }
-        }
-
-        @Override
-        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
         }
     }
 

@@ -34,22 +34,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class APurgersLoggerThatClosesThePoolDoesNotWaitForItselfTest {
 
     /** A logger that closes {@code pool} (once) when it is told of a failure, and records how that went. */
-    private static final class ClosingLogger implements System.Logger {
+    private static final class ClosingLogger extends BackgroundFailures.ReportLogger {
         final AtomicReference<WorkerPool> pool = new AtomicReference<>();
         final AtomicBoolean called = new AtomicBoolean();
         final CountDownLatch closeCalled = new CountDownLatch(1);
         final CountDownLatch closeReturned = new CountDownLatch(1);
         final AtomicReference<Throwable> closeThrew = new AtomicReference<>();
-
-        @Override
-        public String getName() {
-            return "closing";
-        }
-
-        @Override
-        public boolean isLoggable(Level level) {
-            return true;
-        }
 
         @Override
         public void log(Level level, ResourceBundle bundle, String msg, Throwable t) {
@@ -65,10 +55,6 @@ class APurgersLoggerThatClosesThePoolDoesNotWaitForItselfTest {
             } finally {
                 closeReturned.countDown();
             }
-        }
-
-        @Override
-        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
         }
     }
 

@@ -122,7 +122,25 @@ class AThreadWhoseWorkerHasNotBegunIsNotTakenForAClosingTaskTest {
      */
     @Test
     void anotherTasksCloseWaitsForTheTaskOfAWorkerWhosePrologueCalledReleaseTimeout() throws Exception {
-        AtomicReference<Pool> poolRef = new AtomicReference<>();
+        closeWaitsForTheTaskOfAWorkerWhosePrologueCalledReleaseTimeout(
+                factory -> Pool.newPool(2, PoolOptions.builder().threadFactory(factory).disablePurge(true).build()));
+    }
+
+    /** The same in a multi-pool ({@code MultiPoolCore.awaitOtherTasks} asks each sub-pool's {@code workerOf}). */
+    @Test
+    void aMultiPoolTasksCloseWaitsForTheTaskOfAWorkerWhosePrologueCalledReleaseTimeout() throws Exception {
+        closeWaitsForTheTaskOfAWorkerWhosePrologueCalledReleaseTimeout(factory -> MultiPool.newMultiPool(2, 2,
+                LoadBalancing.ROUND_ROBIN, PoolOptions.builder().threadFactory(factory).disablePurge(true).build()));
+    }
+
+    /** A pool that {@code make} makes on the given thread factory: a {@code Pool} or a {@code MultiPool}. */
+    private interface PoolMaker<P extends WorkerPool & java.util.concurrent.Executor> {
+        P make(ThreadFactory factory);
+    }
+
+    private static <P extends WorkerPool & java.util.concurrent.Executor> void
+            closeWaitsForTheTaskOfAWorkerWhosePrologueCalledReleaseTimeout(PoolMaker<P> make) throws Exception {
+        AtomicReference<P> poolRef = new AtomicReference<>();
         AtomicInteger made = new AtomicInteger();
         CountDownLatch inPrologue = new CountDownLatch(1);
         AtomicReference<Object> prologueOutcome = new AtomicReference<>();
@@ -145,7 +163,7 @@ class AThreadWhoseWorkerHasNotBegunIsNotTakenForAClosingTaskTest {
             t.setDaemon(true);
             return t;
         };
-        Pool pool = Pool.newPool(2, PoolOptions.builder().threadFactory(factory).disablePurge(true).build());
+        P pool = make.make(factory);
         poolRef.set(pool);
         CountDownLatch dRunning = new CountDownLatch(1);
         CountDownLatch goD = new CountDownLatch(1);
@@ -177,61 +195,5 @@ class AThreadWhoseWorkerHasNotBegunIsNotTakenForAClosingTaskTest {
         assertTrue(tEndedWhenDReturned.get(), "close() from a task returned before another task ended: " + pool);
         assertFalse("returned normally".equals(prologueOutcome.get()) && !terminatedWhenPrologueReturned.get(),
                 "releaseTimeout on a thread running no task returned normally before the pool terminated");
-    }
-
-    /** The same in a multi-pool ({@code MultiPoolCore.awaitOtherTasks} asks each sub-pool's {@code workerOf}). */
-    @Test
-    void aMultiPoolTasksCloseWaitsForTheTaskOfAWorkerWhosePrologueCalledReleaseTimeout() throws Exception {
-        AtomicReference<MultiPool> poolRef = new AtomicReference<>();
-        AtomicInteger made = new AtomicInteger();
-        CountDownLatch inPrologue = new CountDownLatch(1);
-        AtomicReference<Object> prologueOutcome = new AtomicReference<>();
-        ThreadFactory factory = r -> {
-            boolean second = made.getAndIncrement() == 1;
-            Thread t = new Thread(() -> {
-                if (second) {
-                    inPrologue.countDown();
-                    try {
-                        poolRef.get().releaseTimeout(Duration.ofMillis(500));
-                        prologueOutcome.set("returned normally");
-                    } catch (TimeoutException e) {
-                        prologueOutcome.set(e);
-                    }
-                }
-                r.run();
-            });
-            t.setDaemon(true);
-            return t;
-        };
-        MultiPool pool = MultiPool.newMultiPool(2, 2, LoadBalancing.ROUND_ROBIN,
-                PoolOptions.builder().threadFactory(factory).disablePurge(true).build());
-        poolRef.set(pool);
-        CountDownLatch dRunning = new CountDownLatch(1);
-        CountDownLatch goD = new CountDownLatch(1);
-        CountDownLatch dCloseReturned = new CountDownLatch(1);
-        AtomicBoolean tEnded = new AtomicBoolean();
-        AtomicBoolean tEndedWhenDReturned = new AtomicBoolean();
-        pool.execute(() -> {
-            dRunning.countDown();
-            TestSupport.block(goD);
-            pool.close();
-            tEndedWhenDReturned.set(tEnded.get());
-            dCloseReturned.countDown();
-        });
-        TestSupport.await(dRunning);
-        CountDownLatch releaseT = new CountDownLatch(1);
-        pool.execute(() -> {
-            TestSupport.block(releaseT);
-            tEnded.set(true);
-        });
-        TestSupport.await(inPrologue);
-        goD.countDown();
-        boolean early = dCloseReturned.await(3, TimeUnit.SECONDS);
-        releaseT.countDown();
-        TestSupport.await(dCloseReturned);
-        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), pool.toString());
-        assertFalse(early, "a multi-pool task's close() returned while a task accepted before it had not even"
-                + " begun; prologue: " + prologueOutcome.get() + ", " + pool);
-        assertTrue(tEndedWhenDReturned.get(), "close() from a task returned before another task ended: " + pool);
     }
 }

@@ -27,22 +27,12 @@ import org.junit.jupiter.api.Test;
 class AwaitTerminationOnThePurgerWaitsForNoThreadOfThePoolTest {
 
     /** A logger that closes {@code pool} and awaits its termination (once), then waits for the test. */
-    private static final class ClosingLogger implements System.Logger {
+    private static final class ClosingLogger extends BackgroundFailures.ReportLogger {
         final AtomicReference<WorkerPool> pool = new AtomicReference<>();
         final AtomicBoolean called = new AtomicBoolean();
         final CountDownLatch answered = new CountDownLatch(1);
         final CountDownLatch mayReturn = new CountDownLatch(1);
         final AtomicReference<Object> answer = new AtomicReference<>();
-
-        @Override
-        public String getName() {
-            return "closing";
-        }
-
-        @Override
-        public boolean isLoggable(Level level) {
-            return true;
-        }
 
         @Override
         public void log(Level level, ResourceBundle bundle, String msg, Throwable t) {
@@ -63,10 +53,6 @@ class AwaitTerminationOnThePurgerWaitsForNoThreadOfThePoolTest {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }
-
-        @Override
-        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
         }
     }
 

@@ -1,6 +1,7 @@
 package io.ants4j.pool;
 
 import java.lang.reflect.Field;
+import java.util.ResourceBundle;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -43,5 +44,25 @@ final class BackgroundFailures {
         Consumer<Object> runner = (Consumer<Object>) runnerField.get(old);
         coreField.set(pool, new PoolCore(pool.name(), 2, options, runner, new SpinningWorkers(), clock));
         old.release();
+    }
+
+    /**
+     * A logger that acts on what the pool reports with a throwable ({@link #log(Level, ResourceBundle, String,
+     * Throwable)}, what a failed run of the purger or ticker is logged with) and ignores the rest.
+     */
+    abstract static class ReportLogger implements System.Logger {
+        @Override
+        public String getName() {
+            return getClass().getSimpleName();
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+            return true;
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+        }
     }
 }
