@@ -3,9 +3,6 @@ package io.ants4j.pool;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
-import java.util.AbstractSet;
-import java.util.Iterator;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -30,37 +27,8 @@ import org.junit.jupiter.api.Test;
  */
 class AShutdownNowThatCannotWalkItsWorkersOnAFullHeapInterruptsTheTasksTest {
 
-    /** The pool's set of live workers, whose next {@code iterator()} throws an {@link OutOfMemoryError} once armed. */
-    private static final class FailingWalk extends AbstractSet<Worker> {
-        final Set<Worker> delegate = ConcurrentHashMap.newKeySet();
-        final AtomicBoolean armed = new AtomicBoolean();
-
-        @Override
-        public boolean add(Worker w) {
-            return delegate.add(w);
-        }
-
-        @Override
-        public boolean remove(Object o) {
-            return delegate.remove(o);
-        }
-
-        @Override
-        public Iterator<Worker> iterator() {
-            if (armed.compareAndSet(true, false)) {
-                throw new OutOfMemoryError("Java heap space (injected: the live set's iterator)");
-            }
-            return delegate.iterator();
-        }
-
-        @Override
-        public int size() {
-            return delegate.size();
-        }
-    }
-
-    /** A pool of one platform worker whose live set is a {@link FailingWalk}, running a task that ends when interrupted. */
-    private record Running(Pool pool, FailingWalk live, CountDownLatch interrupted, CountDownLatch never) {
+    /** A pool of one platform worker whose live set is a {@link FailingLiveSet}, running a task that ends when interrupted. */
+    private record Running(Pool pool, FailingLiveSet live, CountDownLatch interrupted, CountDownLatch never) {
     }
 
     private static Running poolRunningATask() throws Exception {
@@ -70,7 +38,7 @@ class AShutdownNowThatCannotWalkItsWorkersOnAFullHeapInterruptsTheTasksTest {
         core.setAccessible(true);
         Field liveField = PoolCore.class.getDeclaredField("live");
         liveField.setAccessible(true);
-        FailingWalk live = new FailingWalk();
+        FailingLiveSet live = new FailingLiveSet(false);
         liveField.set(core.get(pool), live);
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);
@@ -91,11 +59,11 @@ class AShutdownNowThatCannotWalkItsWorkersOnAFullHeapInterruptsTheTasksTest {
     void shutdownNowOnAFullHeapInterruptsTheRunningTaskOrLeavesThePoolOpen() throws Exception {
         Running r = poolRunningATask();
         Pool pool = r.pool;
-        FailingWalk live = r.live;
+        FailingLiveSet live = r.live;
         CountDownLatch interrupted = r.interrupted;
         CountDownLatch never = r.never;
 
-        live.armed.set(true);
+        live.walkArmed.set(true);
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         try {
             pool.shutdownNow();
@@ -124,7 +92,7 @@ class AShutdownNowThatCannotWalkItsWorkersOnAFullHeapInterruptsTheTasksTest {
     void closeInterruptedOnAFullHeapKeepsTheInterruptStatus() throws Exception {
         Running r = poolRunningATask();
         Pool pool = r.pool;
-        FailingWalk live = r.live;
+        FailingLiveSet live = r.live;
         CountDownLatch interrupted = r.interrupted;
         CountDownLatch never = r.never;
         AtomicReference<Throwable> thrown = new AtomicReference<>();
@@ -142,7 +110,7 @@ class AShutdownNowThatCannotWalkItsWorkersOnAFullHeapInterruptsTheTasksTest {
         assertTrue(closing.await(10, TimeUnit.SECONDS));
         TestSupport.eventually("close() waits", () -> pool.isShutdown() && closer.getState() != Thread.State.RUNNABLE);
         assertTrue(closer.isAlive(), "close() returned or threw before it waited: " + thrown.get());
-        live.armed.set(true); // armed once close() waits: the next walk is its shutdownNow's, not its own look-up
+        live.walkArmed.set(true); // armed once close() waits: the next walk is its shutdownNow's, not its own look-up
         closer.interrupt();
         closer.join(10_000);
         boolean taskInterrupted = interrupted.await(2, TimeUnit.SECONDS);

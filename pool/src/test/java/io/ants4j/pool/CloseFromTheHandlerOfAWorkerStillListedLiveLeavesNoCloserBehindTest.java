@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
-import java.util.AbstractSet;
-import java.util.Iterator;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
@@ -30,35 +27,6 @@ import org.junit.jupiter.api.Test;
  */
 class CloseFromTheHandlerOfAWorkerStillListedLiveLeavesNoCloserBehindTest {
 
-    /** The live set, whose {@code remove} throws an {@link OutOfMemoryError} before removing, once armed. */
-    private static final class FailingRemoval extends AbstractSet<Worker> {
-        final Set<Worker> delegate = ConcurrentHashMap.newKeySet();
-        final AtomicInteger armed = new AtomicInteger();
-
-        @Override
-        public boolean add(Worker w) {
-            return delegate.add(w);
-        }
-
-        @Override
-        public boolean remove(Object o) {
-            if (armed.compareAndSet(1, 0)) {
-                throw new OutOfMemoryError("Java heap space (injected: removal from the live workers)");
-            }
-            return delegate.remove(o);
-        }
-
-        @Override
-        public Iterator<Worker> iterator() {
-            return delegate.iterator();
-        }
-
-        @Override
-        public int size() {
-            return delegate.size();
-        }
-    }
-
     @Test
     void aCloseFromADeadWorkersHandlerDoesNotLetALaterCloseFromATaskSkipAnotherTask() throws Exception {
         PoolCore[] core = new PoolCore[1];
@@ -78,7 +46,7 @@ class CloseFromTheHandlerOfAWorkerStillListedLiveLeavesNoCloserBehindTest {
                 PoolOptions.builder().disablePurge(true).threadFactory(platform).build(),
                 task -> ((Runnable) task).run(), new SpinningWorkers());
         PoolCore pool = core[0];
-        FailingRemoval live = new FailingRemoval();
+        FailingLiveSet live = new FailingLiveSet(false);
         Field f = PoolCore.class.getDeclaredField("live");
         f.setAccessible(true);
         f.set(pool, live);
@@ -86,7 +54,7 @@ class CloseFromTheHandlerOfAWorkerStillListedLiveLeavesNoCloserBehindTest {
         AtomicInteger ran = new AtomicInteger();
         assertTrue(pool.dispatch((Runnable) ran::incrementAndGet, false, 0L));
         eventually("the worker is idle", () -> ran.get() == 1 && pool.queued() == 1, pool::toString);
-        live.armed.set(1);
+        live.removalArmed.set(true);
         pool.release(); // stops the idle worker: it exits, its removal fails, it dies, its handler closes the pool
         TestSupport.await(handlerDone);
         assertTrue(handlerClosed.get(), "close from the dead worker's handler did not return: " + pool);

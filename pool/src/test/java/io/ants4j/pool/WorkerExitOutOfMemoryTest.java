@@ -7,10 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
-import java.util.AbstractSet;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
@@ -31,47 +28,6 @@ class WorkerExitOutOfMemoryTest {
     private final List<Throwable> uncaught = new CopyOnWriteArrayList<>();
     private final ThreadFactory platform = Thread.ofPlatform().daemon(true)
             .uncaughtExceptionHandler((t, e) -> uncaught.add(e)).factory();
-
-    /**
-     * The pool's set of live workers, whose {@code remove} throws an {@link OutOfMemoryError} once armed: after
-     * removing, as {@code ConcurrentHashMap} does when it cannot allocate a counter cell, or before.
-     */
-    private static final class FailingRemoval extends AbstractSet<Worker> {
-        final Set<Worker> delegate = ConcurrentHashMap.newKeySet();
-        final AtomicInteger armed = new AtomicInteger();
-        final boolean afterRemoving;
-
-        FailingRemoval(boolean afterRemoving) {
-            this.afterRemoving = afterRemoving;
-        }
-
-        @Override
-        public boolean add(Worker w) {
-            return delegate.add(w);
-        }
-
-        @Override
-        public boolean remove(Object o) {
-            if (armed.compareAndSet(1, 0)) {
-                if (afterRemoving) {
-                    delegate.remove(o);
-                }
-                throw new OutOfMemoryError("Java heap space (injected: removal from the live workers)");
-            }
-            return delegate.remove(o);
-        }
-
-        @Override
-        public Iterator<Worker> iterator() {
-            return delegate.iterator();
-        }
-
-        @Override
-        public int size() {
-            return delegate.size();
-        }
-    }
-
 
     private PoolCore pool(int cap, ThreadFactory factory) {
         return new PoolCore("exit-oom", cap, PoolOptions.builder().disablePurge(true).threadFactory(factory).build(),
@@ -115,9 +71,9 @@ class WorkerExitOutOfMemoryTest {
             return platform.newThread(r);
         };
         PoolCore core = pool(1, startFails);
-        FailingRemoval live = new FailingRemoval(true);
+        FailingLiveSet live = new FailingLiveSet(true);
         replace(core, "live", live);
-        live.armed.set(1);
+        live.removalArmed.set(true);
         Throwable thrown = assertThrows(Throwable.class, () -> core.dispatch((Runnable) () -> { }, false, 0L));
         assertInstanceOf(OutOfMemoryError.class, thrown);
         assertEquals(0, core.running(), "the count of the worker that could not start: " + core);
@@ -134,21 +90,21 @@ class WorkerExitOutOfMemoryTest {
     @Test
     void workerWhoseExitCannotLeaveTheLiveSetLeavesNoCountBehind() throws Exception {
         PoolCore core = pool(1, platform);
-        FailingRemoval live = new FailingRemoval(false);
+        FailingLiveSet live = new FailingLiveSet(false);
         replace(core, "live", live);
         FailingIdleStack idle = new FailingIdleStack();
         replace(core, "workers", idle);
         idle.armed.set(1);
-        live.armed.set(1);
+        live.removalArmed.set(true);
         AtomicInteger ran = new AtomicInteger();
         assertTrue(core.dispatch((Runnable) ran::incrementAndGet, false, 0L));
-        eventually("the worker ends on the errors", () -> uncaught.size() == 1 && live.armed.get() == 0,
+        eventually("the worker ends on the errors", () -> uncaught.size() == 1 && !live.removalArmed.get(),
                 core::toString);
         assertEquals(0, core.running(), "the count of the worker that ended on an error: " + core);
 
         assertTrue(core.dispatch((Runnable) ran::incrementAndGet, false, 0L));
         eventually("the next worker is idle", () -> ran.get() == 2 && core.queued() == 1, core::toString);
-        live.armed.set(1);
+        live.removalArmed.set(true);
         core.release(); // stops the idle worker: it exits, and its removal fails
         eventually("the worker ends on the error", () -> uncaught.size() == 2, core::toString);
         assertInstanceOf(OutOfMemoryError.class, uncaught.get(1));
