@@ -202,8 +202,10 @@ public interface WorkerPool extends AutoCloseable {
      * those that are themselves calling {@code close} on this pool (or have called it), and returns; the pool
      * terminates once the calling tasks return. So several tasks may close their own pool at once, and none
      * waits for another. (A JDK executor's {@code close} waits for the calling task forever.) The same holds
-     * on a worker thread outside a task (its uncaught-exception handler, for one). Called on a thread of the
-     * pool that runs no task, it waits until the pool has terminated, not for the pool's threads to end (see
+     * on a worker thread while its worker runs, between tasks (the uncaught-exception handler the pool hands a
+     * task's failure to when its logger throws). Called on a thread of the pool that runs no task (before its
+     * worker began or after it ended: a thread factory's own code, an uncaught-exception handler of a thread
+     * whose worker died), it waits until the pool has terminated, not for the pool's threads to end (see
      * {@link #awaitTermination}).
      *
      * <p>Memory consistency effects: the actions of every task of the pool, other than the calling one and the
