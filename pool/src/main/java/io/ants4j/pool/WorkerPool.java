@@ -205,8 +205,7 @@ public interface WorkerPool extends AutoCloseable {
      * on a worker thread while its worker runs, between tasks (the uncaught-exception handler the pool hands a
      * task's failure to when its logger throws). Called on a thread of the pool that runs no task (the logger on
      * the purger, the uncaught-exception handler of a thread whose worker died), it waits until the pool has
-     * terminated, not for the pool's threads to end (see {@link #awaitTermination}); a thread factory's code
-     * that closes the pool before the worker it was handed has begun waits for that worker for ever.
+     * terminated, not for the pool's threads to end (see {@link #awaitTermination}).
      *
      * <p>Memory consistency effects: the actions of every task of the pool, other than the calling one and the
      * other tasks that called {@code close} on it, happen-before {@code close} returns.
