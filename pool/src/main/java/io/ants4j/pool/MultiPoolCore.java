@@ -520,16 +520,7 @@ final class MultiPoolCore implements Core {
         for (PoolCore own : pools) {
             Worker w = own.workerOf(self);
             if (w != null) {
-                boolean wasClosing = own.closing(w) || closes;
-                boolean done = false;
-                try {
-                    done = awaitOnlyClosers(deadline);
-                    return done;
-                } finally {
-                    if (!done && !wasClosing) {
-                        own.notClosing(w);
-                    }
-                }
+                return own.whileClosing(w, closes, () -> awaitOnlyClosers(deadline));
             }
         }
         return null;

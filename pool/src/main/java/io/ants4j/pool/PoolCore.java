@@ -1383,14 +1383,28 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         if (self == null) {
             return awaitTermination(nanos);
         }
-        boolean wasClosing = closing(self) || closes;
+        return whileClosing(self, closes, () -> awaitOnlyClosers(deadline));
+    }
+
+    /** A wait for the other tasks of a pool (see {@link #whileClosing}). */
+    interface OtherTasksWait {
+        boolean await() throws InterruptedException;
+    }
+
+    /**
+     * Counts the task of {@code w}, the calling thread's worker, as closing the pool ({@link #closing}) and runs
+     * {@code others}; returns what it returned. With {@code closes} false (a {@code releaseTimeout}), a task that
+     * was not closing the pool stops counting as closing it if the wait failed.
+     */
+    boolean whileClosing(Worker w, boolean closes, OtherTasksWait others) throws InterruptedException {
+        boolean keep = closing(w) || closes;
         boolean done = false;
         try {
-            done = awaitOnlyClosers(deadline);
+            done = others.await();
             return done;
         } finally {
-            if (!done && !wasClosing) {
-                notClosing(self);
+            if (!done && !keep) {
+                notClosing(w);
             }
         }
     }

@@ -2,7 +2,6 @@ package io.ants4j.pool;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Field;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -45,13 +44,7 @@ class CloseFromADyingWorkersUncaughtHandlerReturnsTest {
         }).factory();
         Pool pool = Pool.newPool(1, PoolOptions.builder().disablePurge(true).threadFactory(platform).build());
         poolRef.set(pool);
-        FailingIdleStack idle = new FailingIdleStack();
-        Field core = AbstractWorkerPool.class.getDeclaredField("core");
-        core.setAccessible(true);
-        Field workers = PoolCore.class.getDeclaredField("workers");
-        workers.setAccessible(true);
-        workers.set(core.get(pool), idle);
-        idle.armed.set(1);
+        FailingIdleStack.installedIn(pool, 1);
 
         pool.execute(() -> { });
         assertTrue(closeCalled.await(10, TimeUnit.SECONDS), "the worker did not die: " + pool);

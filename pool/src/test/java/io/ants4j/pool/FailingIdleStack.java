@@ -39,4 +39,16 @@ final class FailingIdleStack implements WorkerQueue {
     public void raiseStamps(long stale, long raised) {
         delegate.raiseStamps(stale, raised);
     }
+
+    /** Puts a failing idle stack, armed to fail the next {@code failures} growths, in place of {@code pool}'s. */
+    static FailingIdleStack installedIn(Pool pool, int failures) throws ReflectiveOperationException {
+        FailingIdleStack idle = new FailingIdleStack();
+        java.lang.reflect.Field core = AbstractWorkerPool.class.getDeclaredField("core");
+        core.setAccessible(true);
+        java.lang.reflect.Field workers = PoolCore.class.getDeclaredField("workers");
+        workers.setAccessible(true);
+        workers.set(core.get(pool), idle);
+        idle.armed.set(failures);
+        return idle;
+    }
 }

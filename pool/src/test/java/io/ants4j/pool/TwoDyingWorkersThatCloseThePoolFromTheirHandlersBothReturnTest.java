@@ -2,7 +2,6 @@ package io.ants4j.pool;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Field;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
@@ -52,13 +51,7 @@ class TwoDyingWorkersThatCloseThePoolFromTheirHandlersBothReturnTest {
         }).factory();
         Pool pool = Pool.newPool(3, PoolOptions.builder().disablePurge(true).threadFactory(platform).build());
         poolRef.set(pool);
-        FailingIdleStack idle = new FailingIdleStack();
-        Field core = AbstractWorkerPool.class.getDeclaredField("core");
-        core.setAccessible(true);
-        Field workers = PoolCore.class.getDeclaredField("workers");
-        workers.setAccessible(true);
-        workers.set(core.get(pool), idle);
-        idle.armed.set(2);
+        FailingIdleStack.installedIn(pool, 2);
 
         CountDownLatch longTaskStarted = new CountDownLatch(1);
         CountDownLatch longTaskMayEnd = new CountDownLatch(1);
