@@ -116,8 +116,8 @@ import org.agrona.concurrent.SystemNanoClock;
  * <li><b>Termination</b> = closed and {@code running == 0}: every worker has given back its count, so no task
  *     runs and none will. It does not wait for threads to end: a stopped worker's thread may still be winding
  *     down, and the purger and ticker are only asked to stop. Every thread the pool lets go is recorded under
- *     the lock when it is let go (a worker in the list through {@link Worker#nextExited}, a purger or ticker of
- *     any generation in {@link #exited}), so {@link #awaitTermination} returns true only when, under the lock,
+ *     the lock when it is let go, in {@link #exited} (a worker when it gives back its count, a purger or ticker
+ *     of any generation when it is stopped), so {@link #awaitTermination} returns true only when, under the lock,
  *     the pool is terminated and every recorded thread has ended: no thread of the pool is alive then.</li>
  * <li><b>Failures</b>: {@link #runPayload} catches whatever a task throws and reports it
  *     ({@link TaskFailures}: handler, else logger, else the thread's uncaught-exception handler), never letting
@@ -185,19 +185,9 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     /** Workers whose thread has started and not yet exited, for {@code shutdownNow}; added to under the lock. */
     private final Set<Worker> live = ConcurrentHashMap.newKeySet();
     /**
-     * Workers that have given back their count but whose thread may not have terminated yet, oldest first,
-     * linked through {@link Worker#nextExited}; guarded by the lock. Linking allocates nothing, so a worker
-     * can exit even when the heap is exhausted.
+     * The threads the pool has let go that may not have terminated: exited workers, stopped purgers and tickers
+     * of every generation; guarded by the lock.
      */
-    private Worker exitedHead;
-    private Worker exitedTail;
-    /**
-     * How many workers the exited list links, and how many its last pruning kept: a thread that never ends at its
-     * head must not keep the ones behind it, whose threads ended (see {@link #linkExitedLocked}).
-     */
-    private int exitedLinked;
-    private int exitedKeptByPruning;
-    /** Stopped purgers and tickers of every generation that may not have terminated; guarded by the lock. */
     private final ExitedThreads exited = new ExitedThreads();
 
     private volatile int capacity;
@@ -219,9 +209,8 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
      * interrupted.
      */
     private volatile boolean interruptTasks;
-    /** The purger and ticker of the current generation; null when not running. Guarded by the lock. */
-    private PeriodicTask purger;
-    private PeriodicTask ticker;
+    /** The purger and ticker of the current generation; guarded by the lock. */
+    private final BackgroundThreads background;
 
     private final LongAdder completed = new LongAdder();
     private final LongAdder failed = new LongAdder();
@@ -246,6 +235,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         this.options = java.util.Objects.requireNonNull(options, "options");
         this.runner = runner;
         this.failures = new TaskFailures(name, options);
+        this.background = new BackgroundThreads(name, failures, exited);
         this.capacity = size <= 0 ? -1 : size;
         ThreadFactory factory = options.threadFactory();
         if (factory == null) {
@@ -315,28 +305,17 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     }
 
     /**
-     * Starts purger and ticker unless purge is disabled or the kind of thread is not known yet; lock held.
-     * Room to record their threads when they stop is reserved first, so that stopping them allocates nothing
-     * ({@link #closeLocked} cannot run out of memory once it has closed the pool). The ticker only keeps the clock of the idle workers' stamps fresh, and only the purger reads
-     * the stamps: a pool that never purges has no background thread at all. Both or neither: if the ticker
-     * cannot start, the purger is stopped again before the failure propagates.
+     * Starts purger and ticker ({@link BackgroundThreads}) unless purge is disabled or the kind of thread is not
+     * known yet; lock held. The ticker only keeps the clock of the idle workers' stamps fresh, and only the purger
+     * reads the stamps: a pool that never purges has no background thread at all.
      */
     private void startBackground() {
         int kind = threadKind;
         if (options.disablePurge() || expiryNanos <= 0 || kind == UNKNOWN) {
             return;
         }
-        exited.reserve(2);
-        boolean virtual = kind == VIRTUAL;
         ArrayList<Worker> stale = new ArrayList<>();
-        purger = PeriodicTask.start(name + "-purger", virtual, expiryNanos, () -> purgeStaleWorkers(stale),
-                failures);
-        try {
-            ticker = PeriodicTask.start(name + "-ticker", virtual, tickNanos, this::tick, failures);
-        } catch (Throwable t) {
-            stopBackground();
-            throw t;
-        }
+        background.start(kind == VIRTUAL, expiryNanos, () -> purgeStaleWorkers(stale), tickNanos, this::tick);
     }
 
     /**
@@ -859,7 +838,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     private void retireLocked(Worker w) {
         running--;
         if (w != null) {
-            linkExitedLocked(w);
+            exited.link(w);
         }
         grantSlotsLocked();
         wakeTerminationWaitersLocked();
@@ -917,65 +896,10 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     boolean runsNoTaskOfThisPool(Thread t) {
         lock.lock();
         try {
-            if (purger != null && purger.thread() == t || ticker != null && ticker.thread() == t
-                    || exited.contains(t)) {
-                return true;
-            }
-            for (Worker w = exitedHead; w != null; w = w.nextExited) {
-                if (w.thread() == t) {
-                    return true;
-                }
-            }
-            return false;
+            return background.runsOn(t) || exited.contains(t);
         } finally {
             lock.unlock();
         }
-    }
-
-    /**
-     * Links {@code w} at the tail of the exited list; lock held. Allocates nothing. Once the list has grown to
-     * twice what the last pruning kept (plus a few), it forgets every worker whose thread has ended, wherever it
-     * is: amortized O(1) per worker, and the list stays within about twice the threads still alive.
-     */
-    private void linkExitedLocked(Worker w) {
-        if (exitedWorkerAliveLocked() == null) {
-            exitedHead = w;
-        } else {
-            exitedTail.nextExited = w;
-        }
-        exitedTail = w;
-        if (++exitedLinked > 2 * exitedKeptByPruning + 16) {
-            Worker kept = null;
-            int n = 0;
-            for (Worker x = exitedHead; x != null; x = x.nextExited) {
-                if (x.thread().isAlive()) {
-                    if (kept == null) {
-                        exitedHead = x;
-                    } else {
-                        kept.nextExited = x;
-                    }
-                    kept = x;
-                    n++;
-                }
-            }
-            if (kept == null) {
-                exitedHead = null;
-            } else {
-                kept.nextExited = null;
-                exitedTail = kept;
-            }
-            exitedLinked = n;
-            exitedKeptByPruning = n;
-        }
-    }
-
-    /** The oldest exited worker whose thread is still alive, forgetting the ones before it; lock held. */
-    private Worker exitedWorkerAliveLocked() {
-        while (exitedHead != null && !exitedHead.thread().isAlive()) {
-            exitedHead = exitedHead.nextExited;
-            exitedLinked--;
-        }
-        return exitedHead;
     }
 
     /**
@@ -1119,7 +1043,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             w.grantLocked(Waiters.CLOSED);
             w.wake();
         }
-        stopBackground();
+        background.stop();
         for (Worker w; (w = workers.detach()) != null;) {
             retireLocked(w);
             w.finish();
@@ -1168,24 +1092,6 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             w.interrupt();
         } catch (Throwable t) {
             failures.reportOnCaller(t, "shutdownNow: interrupting a worker thread threw; the others were interrupted");
-        }
-    }
-
-    /**
-     * Stops purger and ticker and records their threads for {@link #awaitTermination}, in the room
-     * {@link #startBackground} reserved: allocates nothing. Lock held.
-     */
-    private void stopBackground() {
-        stop(purger);
-        stop(ticker);
-        purger = null;
-        ticker = null;
-    }
-
-    private void stop(PeriodicTask task) {
-        if (task != null) {
-            task.stop();
-            exited.add(task.thread());
         }
     }
 
@@ -1286,8 +1192,8 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
                 if (ownThread) {
                     return true;
                 }
-                Thread[] alive = exited.alive();
-                Worker worker = exitedWorkerAliveLocked();
+                Thread[] alive = exited.backgroundAlive();
+                Worker worker = exited.oldestWorkerAlive();
                 if (alive.length == 0 && worker == null) {
                     return true;
                 }
@@ -1340,14 +1246,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     List<Thread> backgroundThreads() {
         lock.lock();
         try {
-            List<Thread> threads = new ArrayList<>(2);
-            if (purger != null) {
-                threads.add(purger.thread());
-            }
-            if (ticker != null) {
-                threads.add(ticker.thread());
-            }
-            return threads;
+            return background.threads();
         } finally {
             lock.unlock();
         }

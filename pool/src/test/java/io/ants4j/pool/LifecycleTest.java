@@ -405,10 +405,10 @@ class LifecycleTest {
             exited.reserve(1);
             exited.add(dead);
         }
-        assertArrayEquals(new Thread[] {alive}, exited.alive());
+        assertArrayEquals(new Thread[] {alive}, exited.backgroundAlive());
         go.countDown();
         alive.join(WAIT);
-        assertArrayEquals(new Thread[0], exited.alive());
+        assertArrayEquals(new Thread[0], exited.backgroundAlive());
     }
 
     private static PoolCore core(int capacity, PoolOptions options) {

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * and rebooted while nobody awaits its termination"), and {@code WorkerPool} promises nothing that needs the workers
  * whose threads have ended.
  *
- * <p>What happens: the list of exited workers that awaitTermination joins ({@code PoolCore.exitedHead}, linked
+ * <p>What happened: the list of exited workers that awaitTermination joins ({@code ExitedThreads.head}, linked
  * through {@code Worker.nextExited}) forgets only a prefix of ended threads; behind the one lingering thread at its
  * head every later exited worker stays linked, with its ended thread, however many there are: the list grows by one
  * worker per cycle without bound while that one thread lives.
@@ -78,9 +78,11 @@ class TheExitedWorkersListDoesNotGrowBehindALingeringThreadTest {
     private static Worker exitedHead(Pool pool) throws ReflectiveOperationException {
         Field core = AbstractWorkerPool.class.getDeclaredField("core");
         core.setAccessible(true);
-        Field head = PoolCore.class.getDeclaredField("exitedHead");
+        Field exited = PoolCore.class.getDeclaredField("exited");
+        exited.setAccessible(true);
+        Field head = ExitedThreads.class.getDeclaredField("head");
         head.setAccessible(true);
-        return (Worker) head.get(core.get(pool));
+        return (Worker) head.get(exited.get(core.get(pool)));
     }
 
     private static int exitedLinked(Pool pool) throws ReflectiveOperationException {
