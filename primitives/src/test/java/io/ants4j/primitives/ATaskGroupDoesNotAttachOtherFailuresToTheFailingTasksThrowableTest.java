@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Review 37. TaskGroup's class javadoc (TaskGroup.java:51-56): "What other tasks throw afterwards is attached to it
+ * Review 37. TaskGroup's class javadoc (TaskGroup.java:52-56): "What other tasks throw afterwards is attached to it
  * as suppressed (at most 16), except an {@link InterruptedException} ...; so is what interrupting the other tasks
  * throws ..., while the failing task's {@code Future} reports only what it threw." The group attaches those
  * later failures with {@code addSuppressed} to the very throwable the failing task threw, which is also what that
