@@ -50,10 +50,11 @@ import java.util.concurrent.RejectedExecutionException;
  * the group that runs is interrupted (its {@code Future} reports it cancelled), tasks that have not
  * started yet never start, blocked submitters are let go, and {@code await} throws an
  * {@link ExecutionException} whose cause is that first throwable. What other tasks throw afterwards is
- * attached to it as suppressed (at most 16), except an {@link InterruptedException}, which the
- * cancellation itself caused; so is what interrupting the other tasks throws
- * ({@code Thread.interrupt()} can throw, see {@link #cancel()}), while the failing task's
- * {@code Future} reports only what it threw. {@link #cancel()} cancels the group the same way without
+ * attached to that {@code ExecutionException} as suppressed (at most 16), except an
+ * {@link InterruptedException}, which the cancellation itself caused; so is what interrupting the other
+ * tasks throws ({@code Thread.interrupt()} can throw, see {@link #cancel()}). No throwable of a task is
+ * changed: the failing task's {@code Future} reports what it threw, with nothing attached to it (a
+ * throwable that tasks of many groups throw collects nothing). {@link #cancel()} cancels the group the same way without
  * a failure, and {@code await} then throws a {@link CancellationException}. Cancellation is final:
  * afterwards {@code go} and {@code tryGo} start nothing and return an already cancelled
  * {@code Future}. Cancelling the {@code Future} of a single task cancels that task only; its place in
@@ -136,8 +137,10 @@ public final class TaskGroup<T> implements AutoCloseable {
      * submitter is let go and every member cancelled all the same, the first throwable is kept, later
      * ones suppressed in it if addSuppressed can allocate (it catches its own failure). cancel()
      * throws it once every member is cancelled; close() once the round has drained; a failure keeps
-     * it suppressed in itself, for await (the failing task's Future reports only its own throwable:
-     * the group's cancellation is none of its outcome).
+     * it with the later failures, for await. What tasks throw is never changed (the failing task's
+     * Future reports its own throwable, and one instance may be thrown by tasks of many groups): the
+     * later failures are kept in an array of the group's, made on the first one, and attached to the
+     * exception each await throws.
      *
      * What can fail to allocate (the member and a waiting
      * submitter's node, the next round and the list of its results, a round's list growing) comes
@@ -184,9 +187,12 @@ public final class TaskGroup<T> implements AutoCloseable {
     private volatile boolean cancelled;
     /** The first failure; null while none. */
     private Throwable failure;
-    /** After a cancel() without a failure: holds what tasks threw afterwards, made on the first such throw. */
-    private CancellationException laterFailures;
-    private int suppressed;
+    /**
+     * What tasks threw after the group was cancelled, for await to attach to what it throws: at most
+     * {@link #MAX_SUPPRESSED}, made on the first such throw; the first {@link #laterFailureCount} are set.
+     */
+    private Throwable[] laterFailures;
+    private int laterFailureCount;
 
     private TaskGroup(int limit, Executor executor) {
         LINKING.ensure();
@@ -486,24 +492,18 @@ public final class TaskGroup<T> implements AutoCloseable {
     }
 
     /**
-     * Keeps {@code thrown}, thrown after the group was cancelled, in what {@code await} throws: suppressed in
-     * the first failure, or in the cancellation's exception, at most {@link #MAX_SUPPRESSED}; dropped if there
-     * is no memory for it. Lock held.
+     * Keeps {@code thrown}, thrown after the group was cancelled, for what {@code await} throws, at most
+     * {@link #MAX_SUPPRESSED}; dropped if there is no memory for it. Lock held.
      */
     private void suppressLocked(Throwable thrown) {
-        if (thrown == failure || suppressed >= MAX_SUPPRESSED) {
+        if (thrown == failure || laterFailureCount >= MAX_SUPPRESSED) {
             return;
         }
         try {
-            Throwable into = failure;
-            if (into == null) {
-                if (laterFailures == null) {
-                    laterFailures = new CancellationException("the TaskGroup was cancelled");
-                }
-                into = laterFailures;
+            if (laterFailures == null) {
+                laterFailures = new Throwable[MAX_SUPPRESSED];
             }
-            into.addSuppressed(thrown);
-            suppressed++;
+            laterFailures[laterFailureCount++] = thrown;
         } catch (Throwable cannot) {
             // no memory to keep it: the cancellation or the first failure is still reported
         }
@@ -557,8 +557,8 @@ public final class TaskGroup<T> implements AutoCloseable {
      *
      * @return the results of the tasks of this round, in {@code go} order ({@code null} for a task whose
      *     {@code Future} was cancelled); an unmodifiable list
-     * @throws ExecutionException if a task failed: the cause is the first failure, with later ones
-     *     suppressed in it
+     * @throws ExecutionException if a task failed: the cause is the first failure; later ones are
+     *     suppressed in this exception
      * @throws CancellationException if the group was cancelled through {@link #cancel()} or
      *     {@link #close()} before the round ended
      * @throws InterruptedException if interrupted while waiting
@@ -622,24 +622,26 @@ public final class TaskGroup<T> implements AutoCloseable {
     /** Throws what {@code await} of a cancelled group throws, once none of its tasks runs. */
     private List<T> throwCancelled() throws ExecutionException {
         Throwable first;
-        CancellationException later;
+        Throwable[] later;
+        int laterCount;
         lock.lock();
         try {
             first = failure;
             later = laterFailures;
+            laterCount = laterFailureCount;
         } finally {
             lock.unlock();
         }
-        if (first != null) {
-            throw new ExecutionException(first);
+        Exception e = first != null
+                ? new ExecutionException(first)
+                : new CancellationException("the TaskGroup was cancelled");
+        for (int i = 0; i < laterCount; i++) {
+            e.addSuppressed(later[i]);
         }
-        CancellationException e = new CancellationException("the TaskGroup was cancelled");
-        if (later != null) {
-            for (Throwable t : later.getSuppressed()) {
-                e.addSuppressed(t);
-            }
+        if (e instanceof ExecutionException failed) {
+            throw failed;
         }
-        throw e;
+        throw (CancellationException) e;
     }
 
     /**

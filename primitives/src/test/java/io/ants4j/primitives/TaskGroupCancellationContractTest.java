@@ -147,12 +147,12 @@ class TaskGroupCancellationContractTest {
         });
         ExecutionException thrown = assertThrows(ExecutionException.class, () -> failing.get(10, TimeUnit.SECONDS));
         boolean secondInterrupted = tasks.secondInterrupted();
-        assertSame(boom, assertThrows(ExecutionException.class, tasks.group::await).getCause(),
-                "await reports the first failure");
+        ExecutionException awaited = assertThrows(ExecutionException.class, tasks.group::await);
+        assertSame(boom, awaited.getCause(), "await reports the first failure");
         assertAll(
-                () -> assertTrue(Arrays.stream(boom.getSuppressed()).anyMatch(t -> t instanceof OutOfMemoryError
+                () -> assertTrue(Arrays.stream(awaited.getSuppressed()).anyMatch(t -> t instanceof OutOfMemoryError
                         && t.getMessage().startsWith("injected")), () -> "the interrupt's error is not suppressed in "
-                        + "the failure: " + Arrays.toString(boom.getSuppressed())),
+                        + "what await throws: " + Arrays.toString(awaited.getSuppressed())),
                 () -> assertTrue(secondInterrupted, "the second running task was never interrupted by the first failure"),
                 () -> assertSame(boom, thrown.getCause(), "the failing task's Future reports another throwable than the task's"));
     }
