@@ -27,16 +27,17 @@ import java.util.concurrent.TimeUnit;
  * are free holds back every waiter behind it, even those whose requests would fit. So a large
  * request is never starved by a stream of small ones: with {@code N} permits used as a read-write
  * lock (readers take 1, a writer takes {@code N}), a waiting writer gets in once the readers
- * before it have left. {@link #tryAcquire(long)} fails whenever any thread waits, for the same
- * reason. Unlike {@link java.util.concurrent.Semaphore} there is no unfair mode.
+ * before it have left. {@link #tryAcquire(long)} fails whenever a thread waits in the queue, for the
+ * same reason. Unlike {@link java.util.concurrent.Semaphore} there is no unfair mode.
  *
  * <p>Permits are not owned: any thread may release them, and no thread identity is recorded.
  * Releasing more permits than are held throws {@link IllegalStateException}
  * ({@code "released more than held"}; Go panics) and leaves the semaphore as it was. A request
  * for more permits than the semaphore's size can never succeed: {@link #acquire} waits for an
  * interrupt and the timed {@link #tryAcquire(long, long, TimeUnit)} for its timeout (as Go's
- * {@code Acquire} waits for its context), without queueing, so they hold nobody back. A request
- * for zero permits succeeds when no thread waits, or else when its turn comes.
+ * {@code Acquire} waits for its context), without queueing, so they hold nobody back: while only such
+ * a request waits, other acquisitions, {@code tryAcquire} included, succeed as if nobody waited. A
+ * request for zero permits succeeds when no thread waits, or else when its turn comes.
  *
  * <p><b>Interrupts and timeouts.</b> {@code acquire} and the timed {@code tryAcquire} throw
  * {@link InterruptedException} if the thread is interrupted on entry, even when the permits are
@@ -170,7 +171,8 @@ public final class WeightedSemaphore {
     }
 
     /**
-     * Acquires {@code n} permits if they are free and no thread is waiting; never waits.
+     * Acquires {@code n} permits if they are free and no thread waits in the queue (a request for more
+     * than the size waits without queueing: see the class description); never waits.
      *
      * @param n the number of permits
      * @return {@code true} if the permits were acquired, {@code false} (nothing acquired) if not
