@@ -14,11 +14,16 @@ import java.util.concurrent.locks.ReadWriteLock;
  *
  * <p>Writers are preferred, as in Go: once a thread waits for the write lock, new readers block
  * until that writer has had the lock, so a steady stream of readers cannot starve a writer. The
- * readers that arrive while a writer waits or holds the lock go in together when it unlocks. A
+ * readers that arrive while a writer waits or holds the lock go in together when it unlocks. One
+ * exception, as in Go: a reader that an unlock lets in but that has not yet begun to wait (it was
+ * descheduled on its way) can have its place taken by a reader that arrives after the next writer
+ * began to wait: the later reader goes in ahead of that writer, and the earlier one waits for it.
+ * The writer waits for as many readers as before, and gets the lock once they leave. A
  * consequence: <b>a thread must not take the read lock again while it holds it</b> (no recursive
- * read locking). If a writer arrives in between, the second read lock waits for the writer, which
- * waits for the first read lock to be released: a deadlock. Writers queue among themselves on a
- * {@link Mutex}, so they inherit its starvation mode.
+ * read locking), nor wait, holding it, for another thread to take it. If a writer arrives in
+ * between, the second read lock waits for the writer, which waits for the first read lock to be
+ * released: a deadlock. Writers queue among themselves on a {@link Mutex}, so they inherit its
+ * starvation mode.
  *
  * <p>Neither lock is owned or reentrant: any thread may unlock them, as in Go. Unlocking a lock
  * that is not held throws {@link IllegalMonitorStateException} ({@code "unlock of unlocked

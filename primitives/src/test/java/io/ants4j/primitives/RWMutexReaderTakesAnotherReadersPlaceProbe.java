@@ -10,27 +10,27 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Run in a JVM of its own by {@link ANewReaderDoesNotOvertakeAWaitingWriterTest} (a virtual thread on a scheduler
+ * Run in a JVM of its own by {@link ANewReaderMayTakeThePlaceOfAReaderAnUnlockLetInTest} (a virtual thread on a scheduler
  * of the test's, which needs {@code --add-opens java.base/java.lang}); prints {@code OK} last, or {@code FAIL: }
  * and what went wrong.
  *
- * <p>{@code reader-overtakes-waiting-writer}: writer W1 holds the lock; reader R1 arrives, counts itself in and,
+ * <p>{@code reader-takes-another-readers-place}: writer W1 holds the lock; reader R1 arrives, counts itself in and,
  * before it reaches readerSem's queue, is descheduled (here: its continuation is held by its scheduler while it
  * spins for readerSem's lock; on a real machine, any preemption at that point). W1 unlocks: the release meant for
  * R1 finds nobody queued and is stored. Writer W2 arrives, announces itself and waits for R1, which W1's unlock
- * let in. A new reader R2 comes now: RWMutex's contract says it blocks until W2 has had the lock; it takes the
- * stored permit instead and gets the read lock at once, while W2 waits; R1, let in by W1's unlock, then waits
- * for W2.
+ * let in. A new reader R2 comes now: its untimed {@code tryLock} fails (a writer waits), its timed one takes the
+ * stored permit, R1's place, as the javadoc allows; R2's unlock then gives W2 the lock (it waited for one reader),
+ * and R1, run on, waits for W2 and gets in at W2's unlock.
  */
-final class RWMutexReaderOvertakesAWaitingWriterProbe {
+final class RWMutexReaderTakesAnotherReadersPlaceProbe {
     private static final int MAX_READERS = 1 << 30;
 
-    private RWMutexReaderOvertakesAWaitingWriterProbe() {
+    private RWMutexReaderTakesAnotherReadersPlaceProbe() {
     }
 
     public static void main(String[] args) {
         ProbeReport.printAndHalt(() -> switch (args[0]) {
-            case "reader-overtakes-waiting-writer" -> readerOvertakesWaitingWriter();
+            case "reader-takes-another-readers-place" -> readerTakesAnotherReadersPlace();
             default -> "FAIL: unknown probe " + args[0];
         });
     }
@@ -64,7 +64,7 @@ final class RWMutexReaderOvertakesAWaitingWriterProbe {
         }
     }
 
-    private static String readerOvertakesWaitingWriter() throws Exception {
+    private static String readerTakesAnotherReadersPlace() throws Exception {
         RWMutex rw = new RWMutex();
         rw.writeLock().lock(); // W1 (this thread) holds the lock
         SpinLock readerSemLock = readerSem(rw).queue.lock;
@@ -105,14 +105,23 @@ final class RWMutexReaderOvertakesAWaitingWriterProbe {
         String seen = "tryLock() " + untimed + ", tryLock(1 ns) " + timed + ", W2 still waiting " + w2Waits
                 + ", " + rw;
         System.out.println("R2 " + seen);
-        if (!timed) {
-            return "OK";
+        if (untimed || !timed || !w2Waits) {
+            return "FAIL: expected R2's tryLock() to fail and its tryLock(1 ns) to take R1's place while W2 waits ("
+                    + seen + ")";
         }
-
-        scheduler.runHeld(); // R1 runs on: let in by W1's unlock, it now finds no permit and queues behind W2
-        boolean r1Parked = until(() -> r1.getState() == Thread.State.WAITING && !r1Got.isDone());
-        return "FAIL: a new reader got the read lock while writer W2 waited for the write lock (" + seen
-                + "); R1, which arrived while W1 held the lock and was let in by W1's unlock, "
-                + (r1Parked && !r1Got.isDone() ? "then waits behind W2" : "got " + r1Got.getNow("nothing"));
+        rw.readLock().unlock(); // R2 leaves in R1's stead: W2 waited for one reader
+        if (!until(w2Got::isDone)) {
+            return "FAIL: W2 did not get the write lock once the reader in had left (" + rw + ")";
+        }
+        scheduler.runHeld(); // R1 runs on: its place taken, it queues behind W2, which holds the lock now
+        if (!until(() -> r1.getState() == Thread.State.WAITING) || r1Got.isDone()) {
+            return "FAIL: R1 did not wait for W2 (" + rw + ", R1 " + r1Got.getNow("waiting") + ")";
+        }
+        rw.writeLock().unlock(); // W2's unlock (not owned: any thread may unlock) lets R1 in
+        if (!until(r1Got::isDone)) {
+            return "FAIL: R1 did not get in at W2's unlock (" + rw + ")";
+        }
+        rw.readLock().unlock();
+        return rw.writeLock().tryLock() ? "OK" : "FAIL: the lock is not free at the end (" + rw + ")";
     }
 }
