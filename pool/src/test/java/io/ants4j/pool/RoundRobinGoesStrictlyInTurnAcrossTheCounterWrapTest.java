@@ -1,0 +1,52 @@
+package io.ants4j.pool;
+
+import static io.ants4j.pool.TestSupport.await;
+import static io.ants4j.pool.TestSupport.block;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.lang.reflect.Field;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Review 36. Round robin over three sub-pools when the submission counter wraps around.
+ *
+ * <p>Contract, {@link LoadBalancing#ROUND_ROBIN} (LoadBalancing.java:6): "The sub-pools strictly in turn."
+ *
+ * <p>What happens: the sub-pool is {@code index.incrementAndGet()} taken modulo N as an unsigned number, and the
+ * counter wraps after 2^32 submissions; unless N divides 2^32 the turn jumps there: with three sub-pools, counter
+ * values 2^32 - 2, 2^32 - 1, 0 pick sub-pools 2, 0, 0, so sub-pool 0 gets two submissions in a row and sub-pool 1
+ * is skipped. (The test moves the counter to just before the wrap instead of making four billion submissions.)
+ * Each task blocks, so each submission starts a worker in the sub-pool it went to (no worker spins in the fast
+ * lane, which could otherwise take a task of another sub-pool).
+ */
+class RoundRobinGoesStrictlyInTurnAcrossTheCounterWrapTest {
+
+    @Test
+    void threeSubmissionsAcrossTheWrapGoToThreeDifferentSubPools() throws Exception {
+        MultiPool pool = MultiPool.newMultiPool(3, 3, LoadBalancing.ROUND_ROBIN);
+        CountDownLatch gate = new CountDownLatch(1);
+        try {
+            Field f = MultiPoolCore.class.getDeclaredField("index");
+            f.setAccessible(true);
+            ((AtomicInteger) f.get(pool.core)).set(-3); // the next values: 2^32 - 2, 2^32 - 1, 0 (unsigned)
+            CountDownLatch running = new CountDownLatch(3);
+            for (int i = 0; i < 3; i++) {
+                pool.execute(() -> {
+                    running.countDown();
+                    block(gate);
+                });
+            }
+            await(running);
+            String where = "running per sub-pool: " + pool.running(0) + ", " + pool.running(1) + ", " + pool.running(2);
+            assertEquals(1, pool.running(0), where);
+            assertEquals(1, pool.running(1), where);
+            assertEquals(1, pool.running(2), where);
+        } finally {
+            gate.countDown();
+            pool.releaseTimeout(Duration.ofSeconds(10));
+        }
+    }
+}
