@@ -6,7 +6,7 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The submit methods of {@link PoolWithFunc} and {@link MultiPoolWithFunc}: the argument of the pool's fixed
- * function is the payload, handed to a worker as it is, so a call allocates nothing in steady state.
+ * function is the payload, handed to a worker as it is, so a call allocates nothing of its own in steady state.
  *
  * <p>Implementation notes. Only the submit methods live here; the rest is {@link AbstractWorkerPool}'s.
  *

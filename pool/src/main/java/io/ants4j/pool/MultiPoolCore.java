@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
@@ -16,8 +17,9 @@ import java.util.function.ToIntFunction;
  * load-balancing choice among them.
  *
  * <p>Implementation notes. Each sub-pool has its own lock, so N sub-pools cut lock contention N-fold.
- * {@link LoadBalancing#ROUND_ROBIN} takes {@code index.incrementAndGet()} modulo N (unsigned, so the counter
- * may wrap), and when the chosen sub-pool is overloaded retries once on the least-running one, as ants does;
+ * {@link LoadBalancing#ROUND_ROBIN} takes {@code index.incrementAndGet()} modulo N; the counter has 64 bits, so
+ * that it never wraps (a 32-bit one would, after 2^32 submissions, and then skip a turn unless N divides 2^32),
+ * and when the chosen sub-pool is overloaded retries once on the least-running one, as ants does;
  * {@link LoadBalancing#LEAST_TASKS} scans the {@code running()} counts (a racy but harmless snapshot).
  * Submissions and rejections are counted once per submission by the multi-pool (the sub-pools' dispatch counts
  * none); completed, failed and blocked submissions are summed from the sub-pools. Sub-pool {@code i} is named
@@ -71,7 +73,7 @@ final class MultiPoolCore implements Core {
     private final PoolCore[] pools;
     private final SpinningWorkers lane = new SpinningWorkers();
     private final LoadBalancing lb;
-    private final AtomicInteger index = new AtomicInteger(-1);
+    private final AtomicLong index = new AtomicLong(-1L);
     /** Open or closed; changed only under {@link #lifecycle}. */
     private final AtomicInteger state = new AtomicInteger(OPENED);
     /** Serializes the life-cycle transitions; never taken on the submit path. */
@@ -108,7 +110,7 @@ final class MultiPoolCore implements Core {
 
     private int next(LoadBalancing strategy) {
         if (strategy == LoadBalancing.ROUND_ROBIN) {
-            return Integer.remainderUnsigned(index.incrementAndGet(), pools.length);
+            return (int) (index.incrementAndGet() % pools.length);
         }
         int best = 0;
         int least = Integer.MAX_VALUE;
@@ -391,7 +393,7 @@ final class MultiPoolCore implements Core {
             for (PoolCore p : pools) { // every sub-pool open: no interrupt of a shutdownNow reaches their tasks now
                 p.clearStopMark();
             }
-            index.set(-1);
+            index.set(-1L);
             reboots++; // even again, after the sub-pools: a wait that overlapped this reboot starts over
             state.set(OPENED); // last: a submitter that sees the multi-pool open finds every sub-pool open
         } finally {

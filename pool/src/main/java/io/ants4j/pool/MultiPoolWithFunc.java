@@ -10,7 +10,7 @@ import java.util.function.Consumer;
  * may go to a worker of another sub-pool spinning in the fast lane the sub-pools share.
  *
  * <p>Implementation notes. The same multi-pool machinery as {@link MultiPool} over sub-pools that hand the
- * bare argument to a worker, so {@link #invoke} allocates nothing in steady state. Counts are sums over the
+ * bare argument to a worker, so {@link #invoke} allocates nothing of its own in steady state. Counts are sums over the
  * sub-pools, with per-index variants; {@link #releaseTimeout} reports every sub-pool that timed out in one
  * {@link TimeoutException}.
  *

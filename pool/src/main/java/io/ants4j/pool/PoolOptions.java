@@ -26,7 +26,9 @@ import java.util.function.Consumer;
  *     retires it, and how often the purger runs; {@link Duration#ZERO} means the default (unless purge is
  *     disabled)</td></tr>
  * <tr><td>{@link #preAlloc()}</td><td>false</td><td>keep idle workers in a ring of {@code capacity} slots
- *     allocated up front instead of a growing stack (needs a bounded pool; such a pool cannot be tuned)</td></tr>
+ *     allocated up front instead of a growing stack (needs a bounded pool; such a pool cannot be tuned); a task
+ *     then goes to the worker idle the longest, first in first out as ants' loop queue, instead of the most
+ *     recently idle one</td></tr>
  * <tr><td>{@link #maxBlockingTasks()}</td><td>0</td><td>at most this many submitters may block waiting for a
  *     worker; more are rejected with {@link PoolOverloadException}. {@code 0} means no limit</td></tr>
  * <tr><td>{@link #nonblocking()}</td><td>false</td><td>never block a submitter: reject at once with

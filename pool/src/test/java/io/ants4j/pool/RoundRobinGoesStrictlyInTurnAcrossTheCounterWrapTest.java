@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,10 +15,11 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Contract, {@link LoadBalancing#ROUND_ROBIN} (LoadBalancing.java:6): "The sub-pools strictly in turn."
  *
- * <p>What happens: the sub-pool is {@code index.incrementAndGet()} taken modulo N as an unsigned number, and the
- * counter wraps after 2^32 submissions; unless N divides 2^32 the turn jumps there: with three sub-pools, counter
- * values 2^32 - 2, 2^32 - 1, 0 pick sub-pools 2, 0, 0, so sub-pool 0 gets two submissions in a row and sub-pool 1
- * is skipped. (The test moves the counter to just before the wrap instead of making four billion submissions.)
+ * <p>What happened: the sub-pool was {@code index.incrementAndGet()} taken modulo N as an unsigned 32-bit number,
+ * and the counter wrapped after 2^32 submissions; unless N divides 2^32 the turn jumped there: with three sub-pools,
+ * counter values 2^32 - 2, 2^32 - 1, 0 picked sub-pools 2, 0, 0, so sub-pool 0 got two submissions in a row and
+ * sub-pool 1 was skipped. The counter now has 64 bits; the test moves it to just before 2^32 instead of making four
+ * billion submissions (it set the 32-bit counter to -3 when it was written, and failed there).
  * Each task blocks, so each submission starts a worker in the sub-pool it went to (no worker spins in the fast
  * lane, which could otherwise take a task of another sub-pool).
  */
@@ -31,7 +32,7 @@ class RoundRobinGoesStrictlyInTurnAcrossTheCounterWrapTest {
         try {
             Field f = MultiPoolCore.class.getDeclaredField("index");
             f.setAccessible(true);
-            ((AtomicInteger) f.get(pool.core)).set(-3); // the next values: 2^32 - 2, 2^32 - 1, 0 (unsigned)
+            ((AtomicLong) f.get(pool.core)).set((1L << 32) - 3); // the next values: 2^32 - 2, 2^32 - 1, 2^32
             CountDownLatch running = new CountDownLatch(3);
             for (int i = 0; i < 3; i++) {
                 pool.execute(() -> {
