@@ -1345,4 +1345,127 @@ class PoolFrayTest {
         }
         throw new AssertionError("a task neither released nor cancelled");
     }
+
+    /**
+     * A tune down lets the surplus exit as they finish their tasks (WorkerPool.tune: "shrinking stops no worker
+     * but lets the surplus exit as they finish their tasks ... no more tasks run at once than workers were alive,
+     * and running() comes down to the new capacity as they finish"; only a surplus worker that was idle at the
+     * tune may take one more task first). On a pool of two, t0 and t1 run; {@code tune(1)}; t0 ends, its worker
+     * is surplus and must retire rather than spin in the fast lane for another task; x, submitted once t0 has
+     * ended, must wait for t1's worker: x never runs beside t1, and the pool's count comes down to 1. Each task
+     * runs once and the released pool terminates (coverage review 8, mutant T1: {@code PoolCore.nextFromLane}
+     * without its {@code running > cap} check, the surplus worker handed x in the lane while t1 runs).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aSurplusWorkerRetiresAsItFinishesItsTaskAfterATuneDown() throws Exception {
+        Pool pool = Pool.newPool(2, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        CountDownLatch t1Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        pool.execute(tasks.holding("t1", t1Ends));
+        tasks.untilStarted(2);
+        pool.tune(1);
+        t0Ends.countDown();
+        until("t0 ended", () -> tasks.active() == 1);
+        AtomicBoolean xHandedOver = new AtomicBoolean();
+        Thread x = start("x", () -> {
+            pool.execute(tasks.quick("x"));
+            xHandedOver.set(true);
+        });
+        until("x is handed over or waits", () -> xHandedOver.get() || pool.waiting() == 1);
+        boolean early = xHandedOver.get();
+        t1Ends.countDown();
+        join(x);
+        assertTrue(!early, () -> "x was handed a worker while t1 still ran on a pool tuned down to 1: " + pool);
+        tasks.untilStarted(3);
+        until("the count comes down to the new capacity", () -> pool.running() <= 1);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("t0", "t1", "x");
+    }
+
+    /**
+     * A timed submitter blocked when the pool closes is rejected, not timed out (AbstractPoolExecutor.tryExecute:
+     * "@throws PoolClosedException if the pool is closed, or closes while this call waits"; WorkerPool.release:
+     * "blocked submitters ... wake up with PoolClosedException"). s waits in {@code tryExecute(100 s)} behind t0
+     * on a pool of one; {@code release()} races t0's end (a helper lets t0 go at any moment): s's task was handed
+     * t0's worker first ({@code true}, it runs once) or s gets {@link io.ants4j.pool.PoolClosedException} and
+     * its task never runs; never {@code false}, long before its timeout. The pool terminates (coverage review 8,
+     * mutant T2: a timed waiter woken {@code CLOSED} that returns {@code false}).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedSubmitterBlockedWhenThePoolClosesIsRejected() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        AtomicReference<String> outcome = new AtomicReference<>();
+        Thread s = start("s", () -> {
+            try {
+                outcome.set(pool.tryExecute(tasks.quick("s"), Duration.ofSeconds(100)) ? "handed" : "false");
+            } catch (io.ants4j.pool.PoolClosedException e) {
+                outcome.set("closed");
+            }
+        });
+        until("s waits", () -> pool.waiting() == 1);
+        Thread ender = start("t0 ender", t0Ends::countDown);
+        pool.release();
+        join(s, ender);
+        assertTrue(Set.of("handed", "closed").contains(outcome.get()),
+                () -> "tryExecute(100 s) of a submitter blocked as the pool closed returned " + outcome.get());
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        if (outcome.get().equals("handed")) {
+            tasks.assertEachRanOnce("t0", "s");
+        } else {
+            tasks.assertEachRanOnce("t0");
+        }
+    }
+
+    /**
+     * An interrupted timed submitter is rejected, not timed out (AbstractPoolExecutor.tryExecute: "@throws
+     * RejectedExecutionException caused by InterruptedException if interrupted while blocked"; Pool: "its
+     * interrupt flag is set again"). s waits in {@code tryExecute(100 s)} behind t0 on a pool of one; an
+     * interrupter interrupts it while a helper lets t0 go, at any moment: s's task was handed t0's worker first
+     * ({@code true}, it runs once) or s gets a {@link RejectedExecutionException} caused by
+     * {@link InterruptedException} with its interrupt status set, and its task never runs; never {@code false}
+     * (coverage review 8, mutant T3: a timed waiter that gives up on an interrupt returning {@code false}).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptedTimedSubmitterIsRejected() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        AtomicReference<String> outcome = new AtomicReference<>();
+        Thread s = start("s", () -> {
+            try {
+                outcome.set(pool.tryExecute(tasks.quick("s"), Duration.ofSeconds(100)) ? "handed" : "false");
+            } catch (RejectedExecutionException e) {
+                assertInstanceOf(InterruptedException.class, e.getCause(), "s was rejected for another reason");
+                assertTrue(Thread.currentThread().isInterrupted(), "s rejected with its interrupt status clear");
+                outcome.set("rejected");
+            }
+        });
+        until("s waits", () -> pool.waiting() == 1);
+        Thread interrupter = start("interrupter", s::interrupt);
+        Thread ender = start("t0 ender", t0Ends::countDown);
+        join(s, interrupter, ender);
+        assertTrue(Set.of("handed", "rejected").contains(outcome.get()),
+                () -> "tryExecute(100 s) of an interrupted submitter returned " + outcome.get());
+        assertEquals(0, pool.waiting(), pool::toString);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        if (outcome.get().equals("handed")) {
+            tasks.assertEachRanOnce("t0", "s");
+        } else {
+            tasks.assertEachRanOnce("t0");
+        }
+    }
 }
