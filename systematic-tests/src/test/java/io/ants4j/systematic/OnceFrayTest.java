@@ -178,6 +178,31 @@ class OnceFrayTest {
         callTwice(() -> assertEquals("v", value.get().get()));
     }
 
+    /**
+     * Calling {@link Once#run} on the same {@code Once} from inside its own action "throws
+     * IllegalStateException (Go deadlocks)" (the class javadoc), also while another caller waits parked on it
+     * (its node then lies on the state above the running thread): two threads call {@code run}; the one that
+     * runs the action waits until the other is parked, then calls {@code run} again, which throws at once. The
+     * action then returns, and both calls return, the action run once (coverage review 8, mutant O-R:
+     * {@code runOnce} comparing the state itself with the calling thread, not the caller under the waiters'
+     * stack, so that the recursive call waited for itself; {@code aRecursiveCallThrowsWhileOthersWait} covers
+     * only {@code func} and {@code value}).
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aRecursiveRunThrowsWhileOthersWait() throws InterruptedException {
+        Once once = new Once();
+        AtomicInteger runs = new AtomicInteger();
+        Runnable action = () -> {
+            runs.incrementAndGet();
+            recursiveCallThrows(() -> once.run(() -> runs.addAndGet(100)));
+        };
+        callTwice(() -> once.run(action));
+        assertEquals(1, runs.get(), "the action ran other than once");
+        assertTrue(once.isDone(), once::toString);
+    }
+
     private void callTwice(FrayThreads.Body call) throws InterruptedException {
         callers.set(null);
         Thread a = start("a", call);

@@ -251,4 +251,73 @@ class PoolCloseFromTaskFrayTest {
             }
         }
     }
+
+    /**
+     * A task whose {@code releaseTimeout} timed out no longer counts as closing the pool (WorkerPool.releaseTimeout:
+     * "a task counts as closing it while it waits here, and after this returned normally; not after a
+     * TimeoutException"), so another task's {@code close()} waits for it like any other task. Pool of three: b
+     * runs until let go; c calls {@code close()}; a calls {@code releaseTimeout(50 ms)}, which times out while b
+     * runs, and then runs on until let go. b is let go once a timed out; a once c's close returned or waits with
+     * b's worker gone: c's {@code close()} returns only after a ended (coverage review 8, mutant T4:
+     * {@code PoolCore.whileClosing} keeping a timed-out task counted as a closer, so that c's close returned
+     * while a still ran).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTaskWhoseReleaseTimeoutTimedOutIsWaitedForByAnotherTasksClose() throws Exception {
+        Pool pool = Pool.newPool(3, PoolTasks.options());
+        CountDownLatch bEnds = new CountDownLatch(1);
+        CountDownLatch aEnds = new CountDownLatch(1);
+        AtomicReference<String> aOutcome = new AtomicReference<>();
+        AtomicBoolean aEnded = new AtomicBoolean();
+        AtomicReference<String> cOutcome = new AtomicReference<>();
+        AtomicReference<Thread> cThread = new AtomicReference<>();
+        pool.execute(() -> {
+            try {
+                bEnds.await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        CountDownLatch cCloses = new CountDownLatch(1);
+        pool.execute(() -> {
+            cThread.set(Thread.currentThread());
+            try {
+                cCloses.await(TIMEOUT_SECONDS, TimeUnit.SECONDS); // once a is submitted
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            pool.close();
+            cOutcome.set(aEnded.get() ? "returned after a ended" : "returned while a still ran");
+        });
+        pool.execute(() -> {
+            try {
+                pool.releaseTimeout(java.time.Duration.ofMillis(50));
+                aOutcome.set("returned");
+            } catch (java.util.concurrent.TimeoutException e) {
+                aOutcome.set("timed out");
+            }
+            try {
+                aEnds.await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            aEnded.set(true);
+        });
+        cCloses.countDown();
+        until("a's releaseTimeout ends", () -> aOutcome.get() != null);
+        assertTrue(aOutcome.get().equals("timed out"), () -> "a's releaseTimeout " + aOutcome.get() + " while b ran");
+        bEnds.countDown();
+        until("c's close returned, or waits with b's worker gone", () -> cOutcome.get() != null
+                || pool.running() == 2 && cThread.get() != null && parked(cThread.get()));
+        aEnds.countDown();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertTrue("returned after a ended".equals(cOutcome.get()), () -> "c's close() " + cOutcome.get());
+    }
+
+    private static boolean parked(Thread t) {
+        Thread.State state = t.getState();
+        return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
+    }
 }
