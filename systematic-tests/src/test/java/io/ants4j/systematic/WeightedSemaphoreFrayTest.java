@@ -337,6 +337,39 @@ class WeightedSemaphoreFrayTest {
         join(huge);
         assertEquals(2, sem.available(), sem::toString);
     }
+
+    /**
+     * The same for the timed {@code tryAcquire}: a request for more permits than the size "waits for its timeout
+     * ... without queueing, so [it holds] nobody back" (the class javadoc): "huge" asks {@code tryAcquire(3,
+     * 100 s)} of 2 permits while "small" asks for 1 and a releaser frees the 2 held, in any order; small gets its
+     * permit while huge still waits, {@code tryAcquire(2)} succeeds then, and huge, interrupted, throws and holds
+     * nothing (coverage review 8, mutant WS-O: an over-size timed request queued like any other, small then stuck
+     * behind it until its timeout; {@code anOverSizeRequestHoldsNobodyBack} calls {@code acquire} only).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedOverSizeRequestHoldsNobodyBack() throws InterruptedException {
+        WeightedSemaphore sem = new WeightedSemaphore(2);
+        sem.acquire(2);
+        Thread huge = start("huge", () -> {
+            assertThrows(InterruptedException.class, () -> sem.tryAcquire(3, 100, TimeUnit.SECONDS),
+                    "an over-size request returned without an interrupt: granted, or timed out while holding others back");
+        });
+        Thread small = start("small", () -> {
+            sem.acquire(1);
+            sem.release(1);
+        });
+        Thread releaser = start("release 2", () -> sem.release(2));
+        untilParked(huge);
+        join(small, releaser);
+        assertTrue(sem.tryAcquire(2), () -> "a waiting over-size request held tryAcquire back: " + sem);
+        sem.release(2);
+        huge.interrupt();
+        join(huge);
+        assertEquals(2, sem.available(), sem::toString);
+    }
+
     /**
      * A request for zero permits succeeds at once only when no thread waits, else when its turn comes (the class
      * javadoc; Go's {@code Acquire(ctx, 0)} queues behind waiters too), and the interrupt checks hold for it:
