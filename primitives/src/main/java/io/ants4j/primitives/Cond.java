@@ -111,11 +111,9 @@ public final class Cond {
      *     anything else it throws is thrown as it is, and the lock is then not held
      */
     public void await() throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
+        Interrupts.throwIfInterrupted();
         if (await(true, false, 0L) == WaitQueue.INTERRUPTED) {
-            throw new InterruptedException();
+            throw Interrupts.consumed();
         }
     }
 
@@ -131,12 +129,10 @@ public final class Cond {
      */
     public boolean await(long timeout, TimeUnit unit) throws InterruptedException {
         long deadline = WaitQueue.deadline(unit.toNanos(timeout));
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
+        Interrupts.throwIfInterrupted();
         int outcome = await(true, true, deadline);
         if (outcome == WaitQueue.INTERRUPTED) {
-            throw new InterruptedException();
+            throw Interrupts.consumed();
         }
         return outcome != WaitQueue.TIMED_OUT;
     }

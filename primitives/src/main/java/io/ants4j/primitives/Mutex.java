@@ -186,11 +186,9 @@ public final class Mutex implements Lock {
      */
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
+        Interrupts.throwIfInterrupted();
         if (!tryLock() && acquire(true, false, 0L) == WaitQueue.INTERRUPTED) {
-            throw new InterruptedException();
+            throw Interrupts.consumed();
         }
     }
 
@@ -228,9 +226,7 @@ public final class Mutex implements Lock {
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
         long nanos = unit.toNanos(time);
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
+        Interrupts.throwIfInterrupted();
         if (tryLock()) {
             return true;
         }
@@ -239,7 +235,7 @@ public final class Mutex implements Lock {
         }
         int outcome = acquire(true, true, WaitQueue.deadline(nanos));
         if (outcome == WaitQueue.INTERRUPTED) {
-            throw new InterruptedException();
+            throw Interrupts.consumed();
         }
         return outcome == ACQUIRED;
     }

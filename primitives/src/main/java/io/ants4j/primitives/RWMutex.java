@@ -461,9 +461,7 @@ public final class RWMutex implements ReadWriteLock {
      */
     private boolean tryLock(boolean reader, long time, TimeUnit unit) throws InterruptedException {
         long nanos = unit.toNanos(time);
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
+        Interrupts.throwIfInterrupted();
         if (reader ? readTryLock() : writeTryLock()) {
             return true;
         }
@@ -480,7 +478,7 @@ public final class RWMutex implements ReadWriteLock {
             return false;
         }
         if (outcome == WaitQueue.INTERRUPTED) {
-            throw new InterruptedException();
+            throw Interrupts.consumed();
         }
         return outcome == Sema.GRANTED;
     }
@@ -507,16 +505,14 @@ public final class RWMutex implements ReadWriteLock {
         public void lockInterruptibly() throws InterruptedException {
             int outcome;
             if (reader) {
-                if (Thread.interrupted()) {
-                    throw new InterruptedException();
-                }
+                Interrupts.throwIfInterrupted();
                 outcome = readLock(true, false, 0L);
             } else {
                 writers.lockInterruptibly();
                 outcome = announce(true, false, 0L);
             }
             if (outcome == WaitQueue.INTERRUPTED) {
-                throw new InterruptedException();
+                throw Interrupts.consumed();
             }
         }
 

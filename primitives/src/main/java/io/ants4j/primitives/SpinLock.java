@@ -170,9 +170,7 @@ public final class SpinLock implements Lock {
      */
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
+        Interrupts.throwIfInterrupted();
         if (!STATE.compareAndSet(this, UNLOCKED, LOCKED)) {
             spin(0L, false);
         }
@@ -201,9 +199,7 @@ public final class SpinLock implements Lock {
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
         long nanos = unit.toNanos(time);
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
+        Interrupts.throwIfInterrupted();
         if (tryLock()) {
             return true;
         }
@@ -287,9 +283,7 @@ public final class SpinLock implements Lock {
     private boolean spin(long deadline, boolean timed) throws InterruptedException {
         int backoff = 1;
         while (!tryLock()) {
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
+            Interrupts.throwIfInterrupted();
             if (timed && deadline - System.nanoTime() <= 0L) {
                 return false;
             }

@@ -306,9 +306,7 @@ final class TaskMember<T> implements Runnable, Callable<T> {
      * first.
      */
     private boolean awaitDone(boolean timed, long deadline) throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
+        Interrupts.throwIfInterrupted();
         WaitQueue q = (WaitQueue) GETTERS.getAcquire(this);
         if (q == null) {
             WaitQueue created = new WaitQueue();
@@ -335,7 +333,7 @@ final class TaskMember<T> implements Runnable, Callable<T> {
             return true;
         }
         if (outcome == WaitQueue.INTERRUPTED) {
-            throw new InterruptedException();
+            throw Interrupts.consumed();
         }
         return outcome == COMPLETED;
     }

@@ -205,9 +205,7 @@ public final class WaitGroup {
      *     has then left the group)
      */
     public void await() throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
+        Interrupts.throwIfInterrupted();
         await(false, 0L);
     }
 
@@ -222,9 +220,7 @@ public final class WaitGroup {
      */
     public boolean await(long timeout, TimeUnit unit) throws InterruptedException {
         long deadline = WaitQueue.deadline(unit.toNanos(timeout));
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
+        Interrupts.throwIfInterrupted();
         return await(true, deadline);
     }
 
@@ -319,7 +315,7 @@ public final class WaitGroup {
             return true;
         }
         if (outcome == WaitQueue.INTERRUPTED) {
-            throw new InterruptedException();
+            throw Interrupts.consumed();
         }
         return false;
     }

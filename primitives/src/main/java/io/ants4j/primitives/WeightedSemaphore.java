@@ -162,9 +162,7 @@ public final class WeightedSemaphore {
      */
     public void acquire(long n) throws InterruptedException {
         checkNotNegative(n, "n");
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
+        Interrupts.throwIfInterrupted();
         if (!tryTake(n)) {
             await(n, false, 0L);
         }
@@ -202,9 +200,7 @@ public final class WeightedSemaphore {
         checkNotNegative(n, "n");
         long nanos = unit.toNanos(timeout);
         long deadline = WaitQueue.deadline(nanos);
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
+        Interrupts.throwIfInterrupted();
         return tryTake(n) || nanos > 0L && await(n, true, deadline);
     }
 
@@ -311,7 +307,7 @@ public final class WeightedSemaphore {
 
     private static boolean granted(int outcome) throws InterruptedException {
         if (outcome == WaitQueue.INTERRUPTED) {
-            throw new InterruptedException();
+            throw Interrupts.consumed();
         }
         return outcome == GRANTED;
     }

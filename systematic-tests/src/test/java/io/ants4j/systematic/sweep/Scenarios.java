@@ -12,6 +12,7 @@ final class Scenarios {
 
     static List<Scenario<?>> all() {
         List<Scenario<?>> l = new ArrayList<>(PrimitiveScenarios.all());
+        l.addAll(InterruptedEntryScenarios.all());
         l.addAll(SingleFlightScenarios.all());
         l.addAll(PoolScenarios.all());
         return l;
