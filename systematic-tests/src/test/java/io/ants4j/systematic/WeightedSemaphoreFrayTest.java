@@ -319,23 +319,7 @@ class WeightedSemaphoreFrayTest {
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void anOverSizeRequestHoldsNobodyBack() throws InterruptedException {
-        WeightedSemaphore sem = new WeightedSemaphore(2);
-        sem.acquire(2);
-        Thread huge = start("huge", () -> {
-            assertThrows(InterruptedException.class, () -> sem.acquire(3), "an over-size request was granted");
-        });
-        Thread small = start("small", () -> {
-            sem.acquire(1);
-            sem.release(1);
-        });
-        Thread releaser = start("release 2", () -> sem.release(2));
-        untilParked(huge);
-        join(small, releaser);
-        assertTrue(sem.tryAcquire(2), () -> "a waiting over-size request held tryAcquire back: " + sem);
-        sem.release(2);
-        huge.interrupt();
-        join(huge);
-        assertEquals(2, sem.available(), sem::toString);
+        overSizeRequestHoldsNobodyBack(sem -> sem.acquire(3));
     }
 
     /**
@@ -350,10 +334,21 @@ class WeightedSemaphoreFrayTest {
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void aTimedOverSizeRequestHoldsNobodyBack() throws InterruptedException {
+        overSizeRequestHoldsNobodyBack(sem -> sem.tryAcquire(3, 100, TimeUnit.SECONDS));
+    }
+
+    /** A request for 3 permits of a semaphore of 2, which must wait until interrupted. */
+    @FunctionalInterface
+    private interface OverSizeRequest {
+        void run(WeightedSemaphore sem) throws InterruptedException;
+    }
+
+    /** The scenario of the two tests above, with "huge" making {@code request}. */
+    private static void overSizeRequestHoldsNobodyBack(OverSizeRequest request) throws InterruptedException {
         WeightedSemaphore sem = new WeightedSemaphore(2);
         sem.acquire(2);
         Thread huge = start("huge", () -> {
-            assertThrows(InterruptedException.class, () -> sem.tryAcquire(3, 100, TimeUnit.SECONDS),
+            assertThrows(InterruptedException.class, () -> request.run(sem),
                     "an over-size request returned without an interrupt: granted, or timed out while holding others back");
         });
         Thread small = start("small", () -> {
