@@ -326,12 +326,8 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
                 return true;
             }
             long nanos = deadline - System.nanoTime();
-            if (nanos > 0L) {
-                if (trySubmitPayload(task, nanos)) {
-                    return true;
-                }
-            } else if (isShutdown()) { // the deadline passed, maybe before the call: a closed pool still says so
-                throw new PoolClosedException();
+            if (nanos > 0L ? trySubmitPayload(task, nanos) : refuseAtDeadline()) { // a closed pool still says so
+                return true;
             }
         } catch (RejectedExecutionException e) {
             if (e.getCause() instanceof InterruptedException ie) {

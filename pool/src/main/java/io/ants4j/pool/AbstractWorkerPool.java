@@ -95,6 +95,22 @@ abstract class AbstractWorkerPool implements WorkerPool {
         return ok;
     }
 
+    /**
+     * Refuses a timed submission whose deadline passed before it was made (a bulk call's next task): counts it as
+     * rejected, for the pool's being closed if it is, which it throws then, or else for the timeout, which it
+     * returns as {@code false}, as {@link #trySubmitPayload} does for a submission that times out.
+     *
+     * @throws PoolClosedException if the pool is closed
+     */
+    final boolean refuseAtDeadline() {
+        if (core.isClosed()) {
+            rejected(PoolEvents.CLOSED);
+            throw new PoolClosedException();
+        }
+        rejected(PoolEvents.TIMEOUT);
+        return false;
+    }
+
     private void rejected(String reason) {
         try {
             rejected.increment();

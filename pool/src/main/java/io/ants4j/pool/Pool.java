@@ -22,8 +22,9 @@ import java.util.concurrent.RejectedExecutionException;
  * }</pre>
  *
  * <p>Implementation notes. There is no task queue: {@link #execute} hands the task straight to an idle
- * worker (the most recently used one, from a LIFO stack; with {@link PoolOptions#preAlloc()}, the one idle the
- * longest, from a FIFO ring of {@code capacity} slots), or starts a new worker thread while {@code running() < cap()}, or else
+ * worker (one spinning in the fast lane, having just finished a task; else the most recently used one, from a LIFO
+ * stack, or with {@link PoolOptions#preAlloc()} the one idle the longest, from a FIFO ring of {@code capacity}
+ * slots; else one leaving the lane), or starts a new worker thread while {@code running() < cap()}, or else
  * blocks the submitter until a worker comes back (or rejects it with {@link PoolOverloadException} if the pool
  * is {@linkplain PoolOptions#nonblocking() non-blocking} or {@linkplain PoolOptions#maxBlockingTasks()
  * maxBlockingTasks} submitters already wait). A worker that finishes a task takes the task of the submitter

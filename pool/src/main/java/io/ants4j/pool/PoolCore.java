@@ -52,7 +52,8 @@ import org.agrona.concurrent.SystemNanoClock;
  *     would miss it, and one reading the lane before and the queue after (a multi-pool's sub-pools) would count
  *     it twice.</li>
  * <li><b>Submit</b> ({@link #dispatch}, ants' {@code retrieveWorker}): under the lock, if nobody waits, take
- *     the most recently idle worker (from the queue, or the one withdrawing from the lane); else, if
+ *     an idle worker off the queue (its head: the most recently idle on a stack, the longest idle on a ring), or,
+ *     if the queue is empty, the one withdrawing from the lane; else, if
  *     {@code running < capacity}, count the new worker <em>under the
  *     lock</em> (so concurrent submitters can never start more than {@code capacity} workers: ants #374, fixed
  *     in #376) and start it after unlocking with the payload already in its slot; else reject

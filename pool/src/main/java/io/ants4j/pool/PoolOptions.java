@@ -27,8 +27,8 @@ import java.util.function.Consumer;
  *     disabled)</td></tr>
  * <tr><td>{@link #preAlloc()}</td><td>false</td><td>keep idle workers in a ring of {@code capacity} slots
  *     allocated up front instead of a growing stack (needs a bounded pool; such a pool cannot be tuned); a task
- *     then goes to the worker idle the longest, first in first out as ants' loop queue, instead of the most
- *     recently idle one</td></tr>
+ *     then goes to the worker idle the longest on it, first in first out as ants' loop queue, instead of the most
+ *     recently idle one (a worker spinning in the fast lane goes before either)</td></tr>
  * <tr><td>{@link #maxBlockingTasks()}</td><td>0</td><td>at most this many submitters may block waiting for a
  *     worker; more are rejected with {@link PoolOverloadException}. {@code 0} means no limit</td></tr>
  * <tr><td>{@link #nonblocking()}</td><td>false</td><td>never block a submitter: reject at once with
@@ -327,8 +327,9 @@ public final class PoolOptions {
         }
 
         /**
-         * Sets the pool's name: its worker threads are called {@code <name>-worker-<k>} (unless a
-         * {@linkplain #threadFactory thread factory} names them), its background threads
+         * Sets the pool's name: its worker threads are called {@code <name>-worker-<k>} when the pool makes
+         * them (with a {@linkplain #threadFactory thread factory}, the factory names them, or leaves them
+         * unnamed), its background threads
          * {@code <name>-purger} and {@code <name>-ticker}, the sub-pool {@code i} of a multi-pool
          * {@code <name>-<i>}; its {@code toString}, JFR events and metrics carry it. Names need not be unique.
          *
