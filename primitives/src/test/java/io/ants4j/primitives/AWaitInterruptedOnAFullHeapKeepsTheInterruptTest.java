@@ -10,10 +10,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * An interrupted wait on a full heap loses the interrupt: the waiter's park ends, the wait clears the interrupt
+ * An interrupted wait on a full heap keeps the interrupt: the wait throws the {@code InterruptedException}, or, with no
+ * memory to make it, the {@code OutOfMemoryError} with the interrupt status set. Review 39 found it lost (fixed by
+ * {@code Interrupts} in the same session, whose sweep scenarios found it first, while this review ran on the
+ * earlier code): the waiter's park ended, the wait cleared the interrupt
  * status ({@code Thread.interrupted()} in {@code WaitQueue.park}), leaves the queue, and then makes the
- * {@code InterruptedException} it throws; without memory for it, the wait throws {@code OutOfMemoryError} with the
- * status cleared. The interrupt is then neither thrown nor kept. Against:
+ * {@code InterruptedException} it throws; without memory for it, the wait threw {@code OutOfMemoryError} with the
+ * status cleared, the interrupt neither thrown nor kept. Against:
  * <ul>
  *   <li>{@code Mutex.lockInterruptibly} (Mutex.java:185): "@throws InterruptedException if the current thread is
  *       interrupted before or while waiting"; so {@code RWMutex}'s views ("Both views have ... interruptible
