@@ -39,7 +39,8 @@ import java.util.function.Consumer;
  *     are logged</td></tr>
  * <tr><td>{@link #disablePurge()}</td><td>false</td><td>keep idle workers forever</td></tr>
  * <tr><td>{@link #name()}</td><td>{@code ants4j-pool-N}</td><td>the pool's name, in its threads' names, its
- *     {@code toString}, its JFR events and its metrics; {@code N} counts the pools made in this JVM</td></tr>
+ *     {@code toString}, its JFR events and its metrics; {@code N} counts up from 1 in this JVM, one number for
+ *     each pool made without a name (a construction that throws may use one up)</td></tr>
  * <tr><td>{@link #threadFactory()}</td><td>virtual threads named {@code <name>-worker-<k>}</td><td>makes the
  *     worker threads (and then names them); pass a platform-thread factory to run workers on platform
  *     threads, e.g. for tasks that spin on {@code Thread.yield()} (see {@link Pool})</td></tr>
@@ -177,7 +178,8 @@ public final class PoolOptions {
 
     /**
      * Returns the name set with {@link Builder#name}, or {@code null}: each pool made with these options then
-     * gets a name of its own, {@code ants4j-pool-N}, {@code N} counting from 1 the pools of this JVM named so.
+     * gets a name of its own, {@code ants4j-pool-N}, {@code N} counting up from 1 the pools of this JVM named so
+     * (a construction that throws may use a number up, so the numbers need not follow one another).
      *
      * @return the pool name, or {@code null}
      */

@@ -7,10 +7,12 @@ import java.util.function.Consumer;
  * {@linkplain PoolOptions#logger() logger} at {@code ERROR}, else the worker thread's uncaught-exception
  * handler. Never throws, so a failure cannot end a worker.
  *
- * <p>Implementation notes. A handler that throws is logged with the task's throwable suppressed in what it threw
- * (unless it rethrew that very throwable); a logger that throws hands the throwable to the uncaught-exception
- * handler with the logger's failure suppressed. Adding a suppressed throwable may itself fail (no memory, a
- * cycle): the report goes out without it.
+ * <p>Implementation notes. No throwable of a task, handler or logger is changed: they are the user's objects (one
+ * instance may be thrown again and again, and would collect what was attached to it without bound). A handler that
+ * throws is logged as the cause of a {@link HandlerFailure} of ours, with the task's throwable suppressed in it, or
+ * alone if there is no memory for that (a handler that rethrew the task's throwable: that throwable, as it is); a
+ * logger that throws hands the throwable it was given to the uncaught-exception handler, and its own failure is
+ * dropped.
  */
 final class TaskFailures {
     /**
@@ -44,10 +46,28 @@ final class TaskFailures {
         try {
             handler.accept(failure);
         } catch (Throwable handlerFailure) {
-            if (handlerFailure != failure) { // a handler that rethrows the task's throwable reports it as it is
-                suppress(handlerFailure, failure);
-            }
-            log(handlerFailure, handlerThrew());
+            String message = handlerThrew();
+            // a handler that rethrows the task's throwable reports it as it is
+            log(handlerFailure == failure ? failure : handlerFailed(message, handlerFailure, failure), message);
+        }
+    }
+
+    /** What a panic handler threw while handling a task's failure, suppressed in it; a report of ours. */
+    static final class HandlerFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        HandlerFailure(String message, Throwable handlerFailure, Throwable taskFailure) {
+            super(message, handlerFailure, true, false); // the handler's own trace says where it failed
+            addSuppressed(taskFailure);
+        }
+    }
+
+    /** A {@link HandlerFailure}; the handler's throwable alone if there is no memory for one. */
+    private static Throwable handlerFailed(String message, Throwable handlerFailure, Throwable taskFailure) {
+        try {
+            return new HandlerFailure(message, handlerFailure, taskFailure);
+        } catch (Throwable noMemory) {
+            return handlerFailure;
         }
     }
 
@@ -94,9 +114,6 @@ final class TaskFailures {
                 options.logger().log(ERROR, message, t);
             }
         } catch (Throwable loggerFailure) {
-            if (loggerFailure != t) {
-                suppress(t, loggerFailure);
-            }
             Thread self = Thread.currentThread();
             try {
                 self.getUncaughtExceptionHandler().uncaughtException(self, t);
@@ -106,11 +123,4 @@ final class TaskFailures {
         }
     }
 
-    private static void suppress(Throwable into, Throwable suppressed) {
-        try {
-            into.addSuppressed(suppressed);
-        } catch (Throwable cannot) {
-            // no memory for the suppressed list, or a cycle the JDK refuses: report without it
-        }
-    }
 }

@@ -3,6 +3,7 @@ package io.ants4j.pool;
 import static io.ants4j.pool.TestSupport.await;
 import static io.ants4j.pool.TestSupport.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -273,7 +274,9 @@ class FailurePathTest {
                 assertEquals(failures, logger.thrown.size());
                 List<Throwable> suppressed = new ArrayList<>();
                 for (Throwable logged : logger.thrown) {
-                    assertEquals("handler fault", logged.getMessage());
+                    assertInstanceOf(TaskFailures.HandlerFailure.class, logged);
+                    assertEquals("handler fault", logged.getCause().getMessage());
+                    assertEquals(0, logged.getCause().getSuppressed().length, "the handler's throwable was changed");
                     suppressed.add(logged.getSuppressed()[0]);
                 }
                 assertEquals(identities(handled), identities(suppressed));
