@@ -165,6 +165,55 @@ class CondFrayTest {
     }
 
     /**
+     * A broadcast that picked a misuser is not passed on (the class javadoc: "{@link Cond#broadcast} wakes exactly
+     * the threads waiting at the time of the call, none that start waiting afterwards"; the implementation notes:
+     * "a broadcast must not be passed on to a waiter that arrived after it"). "misuser" calls {@code await()}
+     * without holding the {@code ReentrantLock} and is held in its throwing {@code unlock()} while queued; the
+     * broadcast marks it; only then does "late" start waiting; the misuser's {@code unlock()} then throws and it
+     * leaves. A misuser that passed the broadcast on as if it were a signal would wake late, which returns before
+     * the signal of its own that the main thread sends only once the misuser has returned.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aBroadcastThatPickedAMisuserIsNotPassedOnToALaterWaiter() throws InterruptedException {
+        AtomicBoolean misuserUnlocking = new AtomicBoolean();
+        AtomicBoolean broadcastSent = new AtomicBoolean();
+        AtomicBoolean ownSignalSent = new AtomicBoolean();
+        ReentrantLock lock = new ReentrantLock() {
+            @Override
+            public void unlock() {
+                if (!isHeldByCurrentThread()) { // the misuser, queued on the Cond: hold it there until late waits
+                    misuserUnlocking.set(true);
+                    until("late waits after the broadcast", broadcastSent::get);
+                }
+                super.unlock();
+            }
+        };
+        Cond cond = new Cond(lock);
+        Thread misuser = start("misuser", () -> {
+            assertThrows(IllegalMonitorStateException.class, cond::await, "await() without the lock");
+        });
+        until("the misuser is queued", misuserUnlocking::get);
+        cond.broadcast();
+        Thread late = start("late", () -> {
+            lock.lock();
+            try {
+                cond.awaitUninterruptibly();
+                assertTrue(ownSignalSent.get(), "woken by a broadcast made before it waited");
+            } finally {
+                lock.unlock();
+            }
+        });
+        untilParked(late);
+        broadcastSent.set(true);
+        join(misuser);
+        ownSignalSent.set(true);
+        cond.signal();
+        join(late);
+    }
+
+    /**
      * A timed waiter chosen by a signal as its timeout runs out returns {@code true} (the class javadoc: "a waiter
      * chosen first returns normally"; {@code await(timeout)}: "{@code true} if signalled"), or else it was not
      * chosen and the signal goes on to the next waiter: "exactly one waiter consumes each signal that found one".
