@@ -340,6 +340,48 @@ class TaskGroupFrayTest {
     }
 
     /**
+     * A task the executor runs only once the group's cancellation has begun never starts (the class javadoc:
+     * "tasks that have not started yet never start"). The group has two tasks, both registered before the
+     * cancellation: "a", started at once, and "b", whose executor thread calls the group's {@code Runnable} only
+     * once a's {@code Future} is cancelled, that is after the group was cancelled but possibly before the
+     * cancellation has reached b's {@code Future} (the cancellation walks the members in {@code go} order). b's
+     * body must never run: a member that ran its task without checking whether the group is cancelled would start
+     * b in that window.
+     */
+    @FrayTest(iterations = 150 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTaskRunByTheExecutorAfterTheCancellationBeganNeverStarts() throws Exception {
+        AtomicReference<Future<String>> a = new AtomicReference<>();
+        ConcurrentLinkedQueue<Thread> executorThreads = new ConcurrentLinkedQueue<>();
+        AtomicInteger executed = new AtomicInteger();
+        Executor deferringTheSecond = task -> {
+            boolean second = executed.incrementAndGet() == 2;
+            executorThreads.add(Thread.ofPlatform().name(second ? "runs-b" : "runs-a").start(() -> {
+                if (second) {
+                    until("a's Future is cancelled", () -> a.get().isCancelled());
+                }
+                task.run();
+            }));
+        };
+        TaskGroup<String> group = TaskGroup.create(2, deferringTheSecond);
+        CountDownLatch never = new CountDownLatch(1);
+        AtomicBoolean bStarted = new AtomicBoolean();
+        a.set(group.go(() -> {
+            never.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return "a";
+        }));
+        Future<String> b = group.go(() -> {
+            bStarted.set(true);
+            return "b";
+        });
+        group.cancel();
+        join(executorThreads.toArray(new Thread[0]));
+        assertFalse(bStarted.get(), "a task of the group started after the group was cancelled");
+        assertTrue(b.isCancelled());
+    }
+
+    /**
      * close() interrupted while it waits keeps waiting, and sets the interrupt status again before it returns
      * (its javadoc): the group's task ignores interrupts and ends only once a releaser, who waits for the group to
      * be cancelled, lets it go; the closer is interrupted at any point, before or during close(). Invariant:
