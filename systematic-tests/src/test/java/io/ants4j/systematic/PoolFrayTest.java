@@ -504,6 +504,46 @@ class PoolFrayTest {
         multiPoolTimedSubmitterServedAsItTimesOut(false, false);
     }
 
+    /**
+     * A {@code MultiPool}'s timed {@code tryExecute} gives up within its timeout, its second look included
+     * ({@code tryExecute}'s javadoc: it hands the task over "if a worker is or becomes free within
+     * {@code timeout}"; {@code tryInvoke}'s: "round robin then looks once more on the least-running one with the
+     * time left"): a multi-pool of 2×1, round robin, t0 and t1 holding both sub-pools until c has returned; c
+     * calls {@code tryExecute} (200 ms, virtual time), whose first look waits on one sub-pool and times out, and
+     * whose second look, on the least-running sub-pool, has no time left. c returns {@code false} before 1.5 times
+     * its timeout has passed (virtual time: each clock reading adds 0.1 ms); a second look given the whole timeout
+     * again would return after about twice the timeout.
+     */
+    @FrayTest(iterations = 20 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aMultiPoolsTimedSubmitterGivesUpWithinItsTimeoutSecondLookIncluded() throws Exception {
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> {
+            assertTrue(pool.running(0) <= 1 && pool.running(1) <= 1, () -> "a sub-pool above its capacity: " + pool);
+        });
+        CountDownLatch tasksEnd = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", tasksEnd));
+        pool.execute(tasks.holding("t1", tasksEnd));
+        tasks.untilStarted(2);
+        long timeout = TimeUnit.MILLISECONDS.toNanos(200);
+        AtomicLong elapsed = new AtomicLong();
+        AtomicBoolean handed = new AtomicBoolean();
+        Thread c = start("c", () -> {
+            long start = System.nanoTime();
+            handed.set(pool.tryExecute(tasks.quick("c"), Duration.ofNanos(timeout)));
+            elapsed.set(System.nanoTime() - start);
+        });
+        join(c);
+        tasksEnd.countDown();
+        assertTrue(!handed.get(), "c's task was handed over though no worker freed up");
+        assertTrue(elapsed.get() < timeout + timeout / 2,
+                () -> "the timed tryExecute returned after " + elapsed.get() + " ns, its timeout " + timeout + " ns");
+        assertEquals(0, pool.waiting(), pool::toString);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
+
     private static void multiPoolTimedSubmitterServedAsItTimesOut(boolean freeT0, boolean freeT1) throws Exception {
         MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options());
         PoolTasks tasks = new PoolTasks(pool::cap, () -> {
