@@ -22,6 +22,12 @@ import org.junit.jupiter.api.Test;
  * promises writer preference only against a lock held by readers); the javadoc claims it for every waiting
  * writer. Deterministic: W1 and R are each seen parked before W0 unlocks, and R keeps the read lock, so W1 cannot
  * get the write lock first unless readers are held back for it.
+ *
+ * <p>The behaviour looks intended: README.md:107-109 ("Readers that waited go in before the next writer") and
+ * RWMutexFrayTest's "readers ... go in together ... and before w2" describe it; it is the javadoc's first sentence
+ * (and README.md:107 "a waiting writer blocks new readers") that claims more than the lock does for a writer that
+ * waits behind another writer. A documentation defect, like the one CHANGELOG.md:108 records for a reader taking
+ * another's place.
  */
 class AReaderArrivingWhileAWriterWaitsBehindAnotherWriterBlocksUntilThatWriterHadTheLockTest {
 
