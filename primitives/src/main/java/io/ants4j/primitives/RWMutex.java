@@ -12,9 +12,11 @@ import java.util.concurrent.locks.ReadWriteLock;
  * threads may hold the {@linkplain #readLock() read lock} together, or one thread the
  * {@linkplain #writeLock() write lock}.
  *
- * <p>Writers are preferred, as in Go: once a thread waits for the write lock, new readers block
- * until that writer has had the lock, so a steady stream of readers cannot starve a writer. The
- * readers that arrive while a writer waits or holds the lock go in together when it unlocks. One
+ * <p>Writers are preferred, as in Go: once a writer is next in line for the write lock (it holds it,
+ * or waits for the readers in to leave), new readers block until that writer has had the lock, so a
+ * steady stream of readers cannot starve a writer. The readers that arrive while a writer is next in
+ * line or holds the lock go in together when it unlocks, before the writers queued behind it: a
+ * writer that waits while another holds the write lock holds no reader back until its turn. One
  * exception, as in Go: a reader that an unlock lets in but that has not yet begun to wait (it was
  * descheduled on its way) can have its place taken by a reader that arrives after the next writer
  * began to wait: the later reader goes in ahead of that writer, and the earlier one waits for it.

@@ -11,8 +11,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Review 41: TaskGroup contracts in combinations (passing controls). */
-class Review41TaskGroupProbesTest {
+/**
+ * TaskGroup contracts in combinations (review 41): a task the executor refuses leaves no entry in the results and
+ * gives its slot back; a Future cancelled before its task ran holds null in the results and cancels no group; after
+ * cancel(), go and tryGo return cancelled Futures, await throws CancellationException, and close() may be called twice.
+ */
+class TaskGroupRefusedCancelledAndClosedTaskTest {
 
     /**
      * "If its execute throws, go throws that exception ... and the task is not part of the group"; await "returns

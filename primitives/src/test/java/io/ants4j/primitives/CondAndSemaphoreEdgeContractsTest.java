@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * Review 41: ordinary contracts of Cond/Condition, WeightedSemaphore and RWMutex that no test named them for.
  * These pass on the current code (the sound list of the review's report).
  */
-class Review41ContractProbesTest {
+class CondAndSemaphoreEdgeContractsTest {
 
     /** Cond javadoc: "it works over any lock"; Go's sync.NewCond(rw.RLocker()): broadcast wakes every reader waiting. */
     @Test
