@@ -33,6 +33,16 @@ class AnInvokeAnyHoldingAResultIsNotFailedByAReleaseTest {
 
     @Test
     void anUntimedInvokeAnyReturnsTheResultOfATaskThatCompletedNormallyBeforeTheRelease() throws Exception {
+        invokeAnyAcrossARelease(false);
+    }
+
+    /** The same with the timed form, whose hand-off waits for a worker until its deadline (30 s here). */
+    @Test
+    void aTimedInvokeAnyReturnsTheResultOfATaskThatCompletedNormallyBeforeTheRelease() throws Exception {
+        invokeAnyAcrossARelease(true);
+    }
+
+    private static void invokeAnyAcrossARelease(boolean timed) throws Exception {
         Pool pool = Pool.newPool(2, PoolOptions.builder().disablePurge(true)
                 .threadFactory(Thread.ofPlatform().daemon(true).factory()).build());
         CountDownLatch holdX = new CountDownLatch(1);
@@ -62,7 +72,8 @@ class AnInvokeAnyHoldingAResultIsNotFailedByAReleaseTest {
             AtomicReference<Object> outcome = new AtomicReference<>();
             Thread caller = Thread.ofPlatform().daemon(true).name("invokeAny").start(() -> {
                 try {
-                    outcome.set(pool.invokeAny(List.of(a, b)));
+                    outcome.set(timed ? pool.invokeAny(List.of(a, b), 30, TimeUnit.SECONDS)
+                            : pool.invokeAny(List.of(a, b)));
                 } catch (Throwable t) {
                     outcome.set(t);
                 }
