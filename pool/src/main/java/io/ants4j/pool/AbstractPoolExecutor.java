@@ -190,7 +190,8 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
      * @throws IllegalArgumentException   if {@code tasks} is empty
      * @throws NullPointerException       if {@code tasks} or one of them is null; then no task runs
      * @throws RejectedExecutionException as {@link #execute} throws it ({@link PoolClosedException},
-     *                                    {@link PoolOverloadException})
+     *                                    {@link PoolOverloadException}), unless a task handed over before has
+     *                                    completed normally: its result is returned
      */
     @Override
     public final <T> T invokeAny(Collection<? extends Callable<T>> tasks)
@@ -219,7 +220,8 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
      * @throws RejectedExecutionException {@link PoolClosedException} if the pool is closed, or
      *                                    {@link PoolOverloadException} if {@linkplain
      *                                    PoolOptions#maxBlockingTasks() maxBlockingTasks} submitters already
-     *                                    wait
+     *                                    wait; unless a task handed over before has completed normally: its
+     *                                    result is returned
      */
     @Override
     public final <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
@@ -280,7 +282,19 @@ abstract class AbstractPoolExecutor extends AbstractWorkerPool implements Execut
             for (;;) {
                 Future<T> f = completed.poll();
                 if (f == null) {
-                    if (next < n && handOff((Runnable) futures.get(next), timed, deadline)) {
+                    boolean handed;
+                    try {
+                        handed = next < n && handOff((Runnable) futures.get(next), timed, deadline);
+                    } catch (RejectedExecutionException refused) {
+                        // a task may have completed normally while this hand-off waited: its result stands
+                        for (Future<T> done; (done = completed.poll()) != null; ) {
+                            if (done.state() == Future.State.SUCCESS) {
+                                return done.resultNow();
+                            }
+                        }
+                        throw refused;
+                    }
+                    if (handed) {
                         next++;
                         active++;
                         continue;
