@@ -211,6 +211,51 @@ class RWMutexFrayTest {
     }
 
     /**
+     * A writer that gives up lets in only the readers it held back, and leaves nothing behind for later ones (the
+     * class javadoc: "a writer that was waiting for the readers to leave lets in the readers it held back and gives
+     * up its place"; "while a writer ... holds the lock nobody else does"). The main thread holds a read lock, a
+     * writer waits in {@code lockInterruptibly()}, a reader waits behind it; the writer's interrupt races the main
+     * thread's read unlock. Afterwards the main thread takes the write lock, and a reader's timed read
+     * {@code tryLock} must wait and time out: a writer that gave up and released a permit also for the reader that
+     * was already in (coverage review 10, mutant RW-H) leaves it stored, and that reader takes it and goes in
+     * beside the writer.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aWriterThatGivesUpLeavesNoReadPermitBehind() throws InterruptedException {
+        RWMutex rw = new RWMutex();
+        Lock read = rw.readLock();
+        read.lock();
+        Thread writer = start("writer", () -> {
+            try {
+                rw.writeLock().lockInterruptibly();
+                Thread.interrupted(); // the lock came first: the interrupt status set again
+                rw.writeLock().unlock();
+            } catch (InterruptedException expected) {
+                // gave up: holds nothing
+            }
+        });
+        untilParked(writer);
+        Thread reader = start("reader", () -> {
+            read.lock();
+            read.unlock();
+        });
+        untilParked(reader);
+        Thread interrupter = start("interrupter", writer::interrupt);
+        read.unlock();
+        join(interrupter, writer, reader);
+        rw.writeLock().lock();
+        try {
+            assertFalse(read.tryLock(1, TimeUnit.MILLISECONDS),
+                    () -> "a reader got the read lock while a writer held the lock: " + rw);
+        } finally {
+            rw.writeLock().unlock();
+        }
+        assertFree(rw);
+    }
+
+    /**
      * A reader whose interrupt lost to the lock keeps it (the javadoc of {@code lockInterruptibly}: the lock
      * granted before the thread could leave, it "returns with the interrupt status set"): a writer holds the
      * lock, a reader waits in the read {@code lockInterruptibly()}, and the writer's unlock races the reader's
