@@ -1467,6 +1467,50 @@ class PoolFrayTest {
     }
 
     /**
+     * A blocked submitter that gives up from the middle of the queue leaves it, and the others are served in
+     * their order (WorkerPool: "Submitters that wait for a worker are served first come, first served"; Pool:
+     * a submitter interrupted while blocked gets {@link RejectedExecutionException} and its task does not run).
+     * s1, s2 and s3 block in that order behind t0 on a pool of one; s2 is interrupted and rejected; then t0 is
+     * let go: the tasks start in the order t0, s1, s3, s2's never (coverage review 10, mutant W-U: a waiter
+     * unlinked from the middle left linked from its predecessor; the worker then hands s2's task on and s3
+     * waits for ever).
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aSubmitterThatGivesUpInTheMiddleOfTheQueueLeavesTheOthersInOrder() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> assertTrue(pool.running() <= 1, pool::toString));
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        Thread s1 = start("s1", () -> pool.execute(tasks.quick("s1")));
+        until("s1 waits", () -> pool.waiting() == 1);
+        AtomicReference<Throwable> s2Outcome = new AtomicReference<>();
+        Thread s2 = start("s2", () -> {
+            try {
+                pool.execute(tasks.quick("s2"));
+            } catch (RejectedExecutionException e) {
+                s2Outcome.set(e);
+            }
+        });
+        until("s2 waits", () -> pool.waiting() == 2);
+        Thread s3 = start("s3", () -> pool.submit(tasks.quick("s3")));
+        until("s3 waits", () -> pool.waiting() == 3);
+        s2.interrupt();
+        join(s2);
+        assertInstanceOf(InterruptedException.class, s2Outcome.get() == null ? null : s2Outcome.get().getCause(),
+                "s2, interrupted while blocked, was not rejected");
+        assertEquals(2, pool.waiting(), pool::toString);
+        t0Ends.countDown();
+        join(s1, s3);
+        tasks.untilStarted(3);
+        assertEquals(List.of("t0", "s1", "s3"), tasks.started(), "the order the tasks started in");
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("t0", "s1", "s3");
+    }
+
+    /**
      * An interrupted timed submitter is rejected, not timed out (AbstractPoolExecutor.tryExecute: "@throws
      * RejectedExecutionException caused by InterruptedException if interrupted while blocked"; Pool: "its
      * interrupt flag is set again"). s waits in {@code tryExecute(100 s)} behind t0 on a pool of one; an
