@@ -356,6 +356,61 @@ class PoolLifecycleFrayTest {
     }
 
     /**
+     * A multi-pool's {@code awaitTermination} returns true only once every thread of every sub-pool has ended,
+     * also a sub-pool it saw terminated before a {@code reboot()} that has started a worker since (the
+     * {@code WorkerPool} javadoc: "it has terminated once it is closed and no worker is left"; MultiPoolCore:
+     * "if the multi-pool was rebooted meanwhile, a sub-pool awaited before the reboot may have started threads
+     * again, so the wait starts over"). A round-robin multi-pool of 2×1: q0 ran on sub-pool 0, t0 runs on
+     * sub-pool 1; the main thread releases it, a waiter awaits its termination; once the waiter is parked, a
+     * cycler reboots, executes x (round robin after a reboot: sub-pool 0, a new worker) and releases again;
+     * t0 and x are let go by two threads at any moment. When the wait returns true, x's worker has ended
+     * (coverage review 10, mutant M-A: {@code awaitParts} without its start-over after a reboot returned true
+     * with x still running).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aMultiPoolsAwaitTerminationStartsOverAfterAReboot() throws Exception {
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        CountDownLatch q0Ran = new CountDownLatch(1);
+        pool.execute(q0Ran::countDown);
+        assertTrue(q0Ran.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "q0 never ran");
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        CountDownLatch xEnds = new CountDownLatch(1);
+        AtomicReference<Thread> xWorker = new AtomicReference<>();
+        pool.execute(() -> await(t0Ends, "t0"));
+        pool.release();
+        Thread waiter = start("awaitTermination", () -> {
+            assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+            Thread w = xWorker.get();
+            assertTrue(w != null && !w.isAlive(),
+                    () -> "awaitTermination returned true while x's worker " + w + " had not ended: " + pool);
+        });
+        FrayThreads.untilParked(waiter);
+        Thread cycler = start("reboot, execute x, release", () -> {
+            pool.reboot();
+            pool.execute(() -> {
+                xWorker.set(Thread.currentThread());
+                await(xEnds, "x");
+            });
+            pool.release();
+        });
+        Thread t0Ender = start("t0 ends", t0Ends::countDown);
+        Thread xEnder = start("x ends", xEnds::countDown);
+        join(cycler, t0Ender, xEnder, waiter);
+        assertTrue(pool.awaitTermination(0, TimeUnit.SECONDS), pool::toString);
+        assertTrue(pool.isTerminated(), pool::toString);
+    }
+
+    private static void await(CountDownLatch latch, String task) {
+        try {
+            assertTrue(latch.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), task + " never released");
+        } catch (InterruptedException e) {
+            throw new AssertionError(task + " interrupted", e);
+        }
+    }
+
+    /**
      * No interrupt from {@code shutdownNow()} reaches a task of the rebooted pool: a task submitted after a
      * {@code shutdownNow()} and the {@code reboot()} that follows it starts with its interrupt status clear and
      * keeps it clear, whatever the worker that takes it (one still spinning in the fast lane, one going back to
