@@ -700,6 +700,49 @@ class PoolFrayTest {
         tasks.assertEachRanOnce("t0", s1Refused.get() ? "s2" : "s1", "t1", "s3");
     }
     /**
+     * {@code maxBlockingTasks} counts and bounds the timed submitters too ({@code tryExecute}/{@code tryInvoke}:
+     * "returns false as well when maxBlockingTasks callers already wait"): on a pool of one busy worker with
+     * {@code maxBlockingTasks(1)}, s1's {@code tryExecute(100 s)} and s2's {@code execute} race to wait; exactly
+     * one waits, {@code waiting()} never exceeds 1, and the other is refused at once: s1 with {@code false}, s2
+     * with {@link PoolOverloadException}. Then t0 ends: the waiter's task runs once, the refused one never
+     * (coverage review 10, mutant MB-T: a timed submitter that ignores the limit waited as a second waiter).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void maxBlockingTasksBoundsTheTimedWaitersToo() throws Exception {
+        Pool pool = Pool.newPool(1, PoolOptions.builder().threadFactory(PoolTasks.PLATFORM_WORKERS)
+                .disablePurge(true).maxBlockingTasks(1).build());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        AtomicReference<String> s1Outcome = new AtomicReference<>();
+        AtomicReference<String> s2Outcome = new AtomicReference<>();
+        Thread s1 = start("s1", () -> s1Outcome.set(
+                pool.tryExecute(tasks.quick("s1"), Duration.ofSeconds(100)) ? "handed" : "refused"));
+        Thread s2 = start("s2", () -> {
+            try {
+                pool.execute(tasks.quick("s2"));
+                s2Outcome.set("handed");
+            } catch (PoolOverloadException e) {
+                s2Outcome.set("refused");
+            }
+        });
+        until("one waits, one is refused", () -> {
+            int w = pool.waiting();
+            assertTrue(w <= 1, () -> w + " submitters wait with maxBlockingTasks=1: " + pool);
+            return w == 1 && ("refused".equals(s1Outcome.get()) || "refused".equals(s2Outcome.get()));
+        });
+        t0Ends.countDown();
+        join(s1, s2);
+        boolean s1Waited = "handed".equals(s1Outcome.get());
+        assertEquals(s1Waited ? "refused" : "handed", s2Outcome.get(), () -> "s1 " + s1Outcome.get());
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("t0", s1Waited ? "s1" : "s2");
+    }
+
+    /**
      * The timed calls ignore {@code nonblocking} ({@code tryExecute}: "Ignores nonblocking: the timeout is the
      * caller's explicit bound"; the timed {@code invokeAll}: "so also in a non-blocking pool"), the untimed ones
      * do not: on a non-blocking pool of one worker held by t0, {@code execute} and {@code submit} are refused at
