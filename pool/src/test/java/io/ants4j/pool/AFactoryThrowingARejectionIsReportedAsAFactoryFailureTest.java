@@ -31,6 +31,10 @@ import org.junit.jupiter.api.Test;
  * <li>AbstractPoolExecutor.java:167 (timed {@code invokeAll}; :150 untimed): "@throws InterruptedException if interrupted while
  *     waiting": a caller nobody interrupted gets {@link InterruptedException} when the factory's exception is
  *     caused by one (the bulk call takes it for its own interrupted hand-off).</li>
+ * <li>The same {@code PoolOptions} sentence and docs/failures.md ("rejects only that submission [...] either way the
+ *     submission counts in {@code stats().rejected()}"), for a round-robin multi-pool: a factory's
+ *     {@link PoolOverloadException} is taken for the chosen sub-pool's overload (MultiPoolCore.java:140-144), the
+ *     submission is retried on another sub-pool, the factory's failure vanishes and the submission succeeds.</li>
  * </ul>
  */
 class AFactoryThrowingARejectionIsReportedAsAFactoryFailureTest {
@@ -80,6 +84,25 @@ class AFactoryThrowingARejectionIsReportedAsAFactoryFailureTest {
             assertTrue(thrown instanceof RejectedExecutionException,
                     "invokeAll on a thread nobody interrupted threw " + thrown + " for a factory failure");
             assertSame(fromFactory, thrown.getCause(), "the cause is what the factory threw");
+        }
+    }
+
+    @Test
+    void aRoundRobinMultiPoolDoesNotRetryASubmissionWhoseFactoryThrewPoolOverloadException() {
+        PoolOverloadException fromFactory = new PoolOverloadException("the factory's own executor is full");
+        try (MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN,
+                PoolOptions.builder().threadFactory(failingOnce(fromFactory)).build())) {
+            Throwable thrown = null;
+            try {
+                pool.execute(() -> { });
+            } catch (Throwable t) {
+                thrown = t;
+            }
+            assertTrue(thrown instanceof RejectedExecutionException,
+                    "the submission whose worker thread the factory could not make did not fail: " + thrown
+                            + "; stats " + pool.stats());
+            assertSame(fromFactory, thrown.getCause(), "the cause is what the factory threw");
+            assertEquals(1, pool.stats().rejected(), "the submission counts as rejected");
         }
     }
 }
