@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.Callable;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
@@ -35,6 +38,11 @@ import org.junit.jupiter.api.Test;
  *     submission counts in {@code stats().rejected()}"), for a round-robin multi-pool: a factory's
  *     {@link PoolOverloadException} is taken for the chosen sub-pool's overload (MultiPoolCore.java:140-144), the
  *     submission is retried on another sub-pool, the factory's failure vanishes and the submission succeeds.</li>
+ * <li>AbstractPoolExecutor.java:190-192 ({@code invokeAny}): "@throws RejectedExecutionException as
+ *     {@link #execute} throws it [...], unless a task handed over before has completed normally: its result is
+ *     returned": when the factory's exception is caused by an {@code InterruptedException}, an invokeAny whose first
+ *     task completed normally while the second's worker thread was being made throws
+ *     {@code InterruptedException} and loses the result.</li>
  * </ul>
  */
 class AFactoryThrowingARejectionIsReportedAsAFactoryFailureTest {
@@ -103,6 +111,53 @@ class AFactoryThrowingARejectionIsReportedAsAFactoryFailureTest {
                             + "; stats " + pool.stats());
             assertSame(fromFactory, thrown.getCause(), "the cause is what the factory threw");
             assertEquals(1, pool.stats().rejected(), "the submission counts as rejected");
+        }
+    }
+
+    @Test
+    void invokeAnyReturnsTheResultInHandWhenTheNextWorkersFactoryThrowsARejectionCausedByAnInterrupt()
+            throws Exception {
+        invokeAnyWithASecondWorkerWhoseFactoryThrows(
+                new RejectedExecutionException("the factory's own executor was interrupted", new InterruptedException()));
+    }
+
+    /** Control: the same race with a factory that throws a plain RuntimeException passes on the current code. */
+    @Test
+    void controlInvokeAnyReturnsTheResultInHandWhenTheNextWorkersFactoryThrowsAPlainRuntimeException()
+            throws Exception {
+        invokeAnyWithASecondWorkerWhoseFactoryThrows(new IllegalStateException("the factory failed"));
+    }
+
+    private static void invokeAnyWithASecondWorkerWhoseFactoryThrows(RuntimeException fromFactory) throws Exception {
+        AtomicReference<Pool> poolRef = new AtomicReference<>();
+        CountDownLatch secondThreadAsked = new CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        ThreadFactory platform = Thread.ofPlatform().factory();
+        ThreadFactory factory = r -> {
+            if (calls.incrementAndGet() == 2) { // the invokeAny caller, handing over task B while A runs
+                secondThreadAsked.countDown();
+                TestSupport.eventually("task A completed normally",
+                        () -> poolRef.get().stats().completed() == 1); // counted after its future was queued
+                throw fromFactory;
+            }
+            return platform.newThread(r);
+        };
+        try (Pool pool = Pool.newPool(2, PoolOptions.builder().threadFactory(factory).build())) {
+            poolRef.set(pool);
+            List<Callable<String>> tasks = List.of(
+                    () -> {
+                        TestSupport.await(secondThreadAsked); // B's hand-off is starting a second worker
+                        return "A";
+                    },
+                    () -> "B");
+            Object outcome;
+            try {
+                outcome = pool.invokeAny(tasks);
+            } catch (Throwable t) {
+                outcome = t;
+            }
+            assertFalse(Thread.currentThread().isInterrupted(), "nobody interrupted the caller");
+            assertEquals("A", outcome, "invokeAny lost the result of task A, which completed normally");
         }
     }
 }
