@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  *     submission counts in {@code stats().rejected()}"), for a round-robin multi-pool: a factory's
  *     {@link PoolOverloadException} is taken for the chosen sub-pool's overload (MultiPoolCore.java:140-144), the
  *     submission is retried on another sub-pool, the factory's failure vanishes and the submission succeeds.</li>
- * <li>AbstractPoolExecutor.java:190-192 ({@code invokeAny}): "@throws RejectedExecutionException as
+ * <li>AbstractPoolExecutor.java:192-194 ({@code invokeAny}): "@throws RejectedExecutionException as
  *     {@link #execute} throws it [...], unless a task handed over before has completed normally: its result is
  *     returned": when the factory's exception is caused by an {@code InterruptedException}, an invokeAny whose first
  *     task completed normally while the second's worker thread was being made throws
