@@ -670,7 +670,8 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
      * thread is the worker's, and the start succeeded ({@link Worker#start}).
      *
      * @throws RejectedExecutionException if the factory returned {@code null}, or threw a
-     *                                    {@code RuntimeException}, or returned a started thread the worker does
+     *                                    {@code RuntimeException} (the cause, a {@code RejectedExecutionException}
+     *                                    of its own included), or returned a started thread the worker does
      *                                    not run in ({@code Thread.start()}'s
      *                                    {@code IllegalThreadStateException}: the cause); an {@code Error} from
      *                                    the factory or from {@link Thread#start()} propagates as it is
@@ -678,9 +679,13 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     private void startWorker(Object payload) {
         Worker w = null;
         boolean listed = false;
+        RejectedExecutionException noThread = null;
         try {
             w = new Worker(this, payload);
-            w.newThread(threadFactory);
+            if (!w.newThread(threadFactory)) {
+                noThread = new RejectedExecutionException("the pool's threadFactory returned null");
+                throw noThread;
+            }
             lock.lock();
             try { // before start, so that a concurrent shutdownNow finds the thread; under the lock, see shutdownNow
                 listed = live.add(w);
@@ -698,12 +703,14 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             if (listed) { // after the count: a ConcurrentHashMap removal may allocate (a counter cell) and fail
                 live.remove(w);
             }
-            if (t instanceof RejectedExecutionException ree) {
-                throw ree;
+            if (t == noThread) {
+                throw noThread;
             }
             if (t instanceof Error e) {
                 throw e;
             }
+            // wrapped whatever it is: a factory's own RejectedExecutionException (a PoolClosedException, one caused
+            // by an InterruptedException) is not this pool's verdict
             throw new RejectedExecutionException("cannot start a worker thread", t);
         }
         if (threadKind == UNKNOWN) {

@@ -2,7 +2,6 @@ package io.ants4j.pool;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.LockSupport;
 
@@ -145,17 +144,17 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Makes this worker's thread.
+     * Makes this worker's thread; whatever the factory throws propagates.
      *
-     * @throws RejectedExecutionException if the factory returned {@code null}; whatever the factory threw
-     *                                    propagates
+     * @return false if the factory returned {@code null}
      */
-    void newThread(ThreadFactory factory) {
+    boolean newThread(ThreadFactory factory) {
         Thread t = factory.newThread(this);
         if (t == null) {
-            throw new RejectedExecutionException("the pool's threadFactory returned null");
+            return false;
         }
         thread = t;
+        return true;
     }
 
     /**
