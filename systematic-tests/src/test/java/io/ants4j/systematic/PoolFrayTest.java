@@ -1483,30 +1483,18 @@ class PoolFrayTest {
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void aTimedSubmitterBlockedWhenThePoolClosesIsRejected() throws Exception {
-        Pool pool = Pool.newPool(1, PoolTasks.options());
-        PoolTasks tasks = new PoolTasks(pool::cap);
-        CountDownLatch t0Ends = new CountDownLatch(1);
-        pool.execute(tasks.holding("t0", t0Ends));
-        AtomicReference<String> outcome = new AtomicReference<>();
-        Thread s = start("s", () -> {
-            try {
-                outcome.set(pool.tryExecute(tasks.quick("s"), Duration.ofSeconds(100)) ? "handed" : "false");
-            } catch (io.ants4j.pool.PoolClosedException e) {
-                outcome.set("closed");
+        TimedSubmitterBehindT0 w = TimedSubmitterBehindT0.start(refused -> {
+            if (!(refused instanceof io.ants4j.pool.PoolClosedException)) {
+                throw refused;
             }
+            return "closed";
         });
-        until("s waits", () -> pool.waiting() == 1);
-        Thread ender = start("t0 ender", t0Ends::countDown);
-        pool.release();
-        join(s, ender);
-        assertTrue(Set.of("handed", "closed").contains(outcome.get()),
-                () -> "tryExecute(100 s) of a submitter blocked as the pool closed returned " + outcome.get());
-        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
-        if (outcome.get().equals("handed")) {
-            tasks.assertEachRanOnce("t0", "s");
-        } else {
-            tasks.assertEachRanOnce("t0");
-        }
+        Thread ender = start("t0 ender", w.t0Ends::countDown);
+        w.pool.release();
+        join(w.s, ender);
+        assertTrue(Set.of("handed", "closed").contains(w.outcome.get()),
+                () -> "tryExecute(100 s) of a submitter blocked as the pool closed returned " + w.outcome.get());
+        w.terminatesHavingRunItsTaskOnceIfHanded();
     }
 
     /**
@@ -1566,33 +1554,54 @@ class PoolFrayTest {
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void anInterruptedTimedSubmitterIsRejected() throws Exception {
-        Pool pool = Pool.newPool(1, PoolTasks.options());
-        PoolTasks tasks = new PoolTasks(pool::cap);
-        CountDownLatch t0Ends = new CountDownLatch(1);
-        pool.execute(tasks.holding("t0", t0Ends));
-        AtomicReference<String> outcome = new AtomicReference<>();
-        Thread s = start("s", () -> {
-            try {
-                outcome.set(pool.tryExecute(tasks.quick("s"), Duration.ofSeconds(100)) ? "handed" : "false");
-            } catch (RejectedExecutionException e) {
-                assertInstanceOf(InterruptedException.class, e.getCause(), "s was rejected for another reason");
-                assertTrue(Thread.currentThread().isInterrupted(), "s rejected with its interrupt status clear");
-                outcome.set("rejected");
-            }
+        TimedSubmitterBehindT0 w = TimedSubmitterBehindT0.start(refused -> {
+            assertInstanceOf(InterruptedException.class, refused.getCause(), "s was rejected for another reason");
+            assertTrue(Thread.currentThread().isInterrupted(), "s rejected with its interrupt status clear");
+            return "rejected";
         });
-        until("s waits", () -> pool.waiting() == 1);
-        Thread interrupter = start("interrupter", s::interrupt);
-        Thread ender = start("t0 ender", t0Ends::countDown);
-        join(s, interrupter, ender);
-        assertTrue(Set.of("handed", "rejected").contains(outcome.get()),
-                () -> "tryExecute(100 s) of an interrupted submitter returned " + outcome.get());
-        assertEquals(0, pool.waiting(), pool::toString);
-        pool.release();
-        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
-        if (outcome.get().equals("handed")) {
-            tasks.assertEachRanOnce("t0", "s");
-        } else {
-            tasks.assertEachRanOnce("t0");
+        Thread interrupter = start("interrupter", w.s::interrupt);
+        Thread ender = start("t0 ender", w.t0Ends::countDown);
+        join(w.s, interrupter, ender);
+        assertTrue(Set.of("handed", "rejected").contains(w.outcome.get()),
+                () -> "tryExecute(100 s) of an interrupted submitter returned " + w.outcome.get());
+        assertEquals(0, w.pool.waiting(), w.pool::toString);
+        w.pool.release();
+        w.terminatesHavingRunItsTaskOnceIfHanded();
+    }
+
+    /**
+     * A pool of one whose worker t0 holds until {@link #t0Ends} opens, and a submitter s waiting behind it in
+     * {@code tryExecute(100 s)}: its {@link #outcome} is "handed", "false", or what {@code refusal} makes of the
+     * {@link RejectedExecutionException} it got.
+     */
+    private record TimedSubmitterBehindT0(Pool pool, PoolTasks tasks, CountDownLatch t0Ends,
+                                          AtomicReference<String> outcome, Thread s) {
+
+        static TimedSubmitterBehindT0 start(java.util.function.Function<RejectedExecutionException, String> refusal) {
+            Pool pool = Pool.newPool(1, PoolTasks.options());
+            PoolTasks tasks = new PoolTasks(pool::cap);
+            CountDownLatch t0Ends = new CountDownLatch(1);
+            pool.execute(tasks.holding("t0", t0Ends));
+            AtomicReference<String> outcome = new AtomicReference<>();
+            Thread s = FrayThreads.start("s", () -> {
+                try {
+                    outcome.set(pool.tryExecute(tasks.quick("s"), Duration.ofSeconds(100)) ? "handed" : "false");
+                } catch (RejectedExecutionException e) {
+                    outcome.set(refusal.apply(e));
+                }
+            });
+            until("s waits", () -> pool.waiting() == 1);
+            return new TimedSubmitterBehindT0(pool, tasks, t0Ends, outcome, s);
+        }
+
+        /** The pool terminates; t0 ran once, and s's task once if it was handed over, else never. */
+        void terminatesHavingRunItsTaskOnceIfHanded() throws InterruptedException {
+            assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+            if (outcome.get().equals("handed")) {
+                tasks.assertEachRanOnce("t0", "s");
+            } else {
+                tasks.assertEachRanOnce("t0");
+            }
         }
     }
 }
