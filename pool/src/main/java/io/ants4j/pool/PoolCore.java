@@ -113,7 +113,10 @@ import org.agrona.concurrent.SystemNanoClock;
  *     termination {@code Cond} serves both waits. A reboot may reopen the pool while such a task waits; the
  *     tasks that end then leave idle workers, so the wait counts only workers that are neither idle on the queue
  *     nor closers, and {@link #closeWaits} (the tasks waiting, a multi-pool's closing task included in each
- *     other sub-pool) makes a worker that retires or goes idle in an open pool wake them.</li>
+ *     other sub-pool) makes a worker that retires or goes idle in an open pool wake them. A worker withdrawing
+ *     from the lane counts as idle too; one still spinning does not, since a submitter that found the pool open
+ *     may yet hand it a task, so the wait takes it out of the lane ({@link SpinningWorkers#takeOutSpinner}):
+ *     withdrawing, it is idle at once, however long its thread takes to look at the slot.</li>
  * <li><b>Termination</b> = closed and {@code running == 0}: every worker has given back its count, so no task
  *     runs and none will. It does not wait for threads to end: a stopped worker's thread may still be winding
  *     down, and the purger and ticker are only asked to stop. Every thread the pool lets go is recorded under
@@ -1387,6 +1390,10 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             closeWaits++;
             try {
                 while (!onlyClosersRunLocked()) {
+                    lane.takeOutSpinner(); // a worker idle in the lane runs no task
+                    if (onlyClosersRunLocked()) {
+                        break; // it was the one waited for, or withdrew meanwhile
+                    }
                     long rem = deadline - System.nanoTime();
                     if (rem <= 0L) {
                         return false;
@@ -1403,11 +1410,13 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     }
 
     /**
-     * Whether every counted worker either is idle on the queue or runs a task closing the pool; lock held. A
-     * closed pool has no idle worker, so there it means that only closers run; a pool rebooted while a task
-     * closes it keeps the idle workers of the tasks that ended since.
+     * Whether every counted worker either is idle (on the queue, or withdrawing from the lane to it) or runs a
+     * task closing the pool; lock held. A closed pool has no idle worker but one withdrawing to retire, so there
+     * it means that only closers run; a pool rebooted while a task closes it keeps the idle workers of the tasks
+     * that ended since. A worker spinning in the lane is not counted idle: a submitter that found the pool open
+     * may still hand it a task, until it withdraws ({@link #awaitOnlyClosers} takes it out of the lane).
      */
     private boolean onlyClosersRunLocked() {
-        return running - workers.len() <= closers;
+        return running - workers.len() - (lane.isWithdrawing(this) ? 1 : 0) <= closers;
     }
 }

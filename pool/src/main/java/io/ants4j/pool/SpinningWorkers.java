@@ -33,7 +33,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *     lane, with their idle queues, counts each idle worker once. A submitter's fast path treats it as
  *     {@code null}; one that holds its pool's lock and finds no other free worker hands it its payload by CAS
  *     ({@link #tryHandWithdrawing}), which the worker's swap finds: it runs that payload, not hot (its token is
- *     given back already), instead of queueing.</li>
+ *     given back already), instead of queueing. Another thread may withdraw the spinning worker for it
+ *     ({@link #takeOutSpinner}: a task waiting for the other tasks of its pool, which an idle worker does not
+ *     run): it swaps {@code SPINNING} for {@link #TAKEN_OUT}, then for the mark of the worker's pool, which the
+ *     worker writes in {@link #spinner} just after it enters and clears just before it leaves; whichever of the
+ *     two finds {@code TAKEN_OUT} first puts the mark in, and the worker, at its next look, withdraws.</li>
  * <li>anything else: the payload last handed over; the worker (still "hot", in the lane) runs it and then
  *     stores {@code SPINNING} back, or {@code null} when it leaves. A plain release store is enough: no other
  *     thread writes the slot in this state, since a submitter replaces only {@code SPINNING} or
@@ -88,6 +92,12 @@ final class SpinningWorkers {
 
     /** The {@linkplain Owner#withdrawingMark mark} of a pool that shares its lane with no other. */
     private static final Object SOLE_POOL_MARK = new WithdrawingMark();
+
+    /**
+     * What the slot holds once {@link #takeOutSpinner} has taken the spinning worker out of the lane and until its
+     * pool's mark replaces it (see {@link #WITHDRAWING}).
+     */
+    private static final Object TAKEN_OUT = new WithdrawingMark();
 
     /** A pool's mark in the slot while one of its workers withdraws. */
     private static final class WithdrawingMark {
@@ -152,6 +162,7 @@ final class SpinningWorkers {
     private static final AtomicInteger IN_LANES = new AtomicInteger();
 
     private static final VarHandle SLOT;
+    private static final VarHandle SPINNER;
 
     /** Whether the call sites are linked: no lane is made before ({@link #link}). */
     private static volatile boolean linked;
@@ -159,6 +170,7 @@ final class SpinningWorkers {
     static {
         try {
             SLOT = MethodHandles.lookup().findVarHandle(SpinningWorkers.class, "slot", Object.class);
+            SPINNER = MethodHandles.lookup().findVarHandle(SpinningWorkers.class, "spinner", Owner.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -210,11 +222,25 @@ final class SpinningWorkers {
         scratch.tryHand(payload);
         scratch.hasSpinner();
         scratch.idleWorkers();
+        scratch.isWithdrawing(spinning);
+        scratch.slot = SPINNING;
+        scratch.spinner = spinning;
+        scratch.takeOutSpinner(); // both swaps: the worker's pool known
+        scratch.slot = TAKEN_OUT;
+        if (takeToken()) {
+            scratch.withdrawTakenOut(spinning);
+        }
+        scratch.withdrawn();
     }
 
     /** {@code null}, {@link #SPINNING}, or the hot worker's payload; accessed through {@link #SLOT}. */
     @SuppressWarnings("unused")
     private volatile Object slot;
+    /**
+     * The pool of the worker in the lane, written by the worker just after it entered and cleared just before
+     * the slot is; so, read after the slot, that worker's pool or {@code null}. Accessed through {@link #SPINNER}.
+     */
+    private Owner spinner;
     /** Slot reads a spinning worker makes before it withdraws: {@link #WORKER_SPINS} but in a test. */
     private final int workerSpins;
     /** Submissions left that skip spinning; a racy hint, read and written plainly. */
@@ -284,6 +310,34 @@ final class SpinningWorkers {
     }
 
     /**
+     * Returns whether the worker in the lane is {@code owner}'s, withdrawing to its idle queue: idle, and, read
+     * under that pool's lock, staying so until the lock is released (see {@link #WITHDRAWING}).
+     */
+    boolean isWithdrawing(Owner owner) {
+        return slot == owner.withdrawingMark();
+    }
+
+    /**
+     * Takes the worker spinning in the lane out of it, as if its spin budget were spent: from then on it is
+     * withdrawing (idle, on its way to its pool's idle queue, see {@link #WITHDRAWING}), and no submitter's fast
+     * path hands it a payload. Called by a task that waits for the other tasks of its pool, which an idle worker
+     * does not run: the worker may not get to look at the slot for a while (a descheduled thread), and until
+     * it withdraws a submitter that found its pool open could still hand it a task.
+     *
+     * @return whether the slot changed
+     */
+    boolean takeOutSpinner() {
+        boolean changed = SLOT.compareAndSet(this, SPINNING, TAKEN_OUT);
+        if (slot == TAKEN_OUT) { // a volatile read: no call site to link
+            Owner owner = (Owner) SPINNER.getAcquire(this); // the worker's, or null while it has not said yet
+            if (owner != null && SLOT.compareAndSet(this, TAKEN_OUT, owner.withdrawingMark())) {
+                changed = true;
+            }
+        }
+        return changed;
+    }
+
+    /**
      * Returns the idle workers in the lane: 1 if one spins or is withdrawing to its idle queue, else 0. Exact
      * together with the idle queues only if read under the locks of every pool that shares the lane (see
      * {@link #WITHDRAWING}).
@@ -313,11 +367,13 @@ final class SpinningWorkers {
         } else if (!SLOT.compareAndSet(this, null, SPINNING)) {
             IN_LANES.decrementAndGet();
             return NONE; // another worker is in the lane
+        } else {
+            SPINNER.setRelease(this, owner);
         }
         for (int i = 0; i < workerSpins && !owner.stopsSpinning(); i++) {
             Object v = SLOT.getAcquire(this);
             if (v != SPINNING) {
-                return v == NULL ? null : v;
+                return v instanceof WithdrawingMark ? withdrawTakenOut(owner) : v == NULL ? null : v;
             }
             Thread.onSpinWait();
         }
@@ -325,8 +381,18 @@ final class SpinningWorkers {
             IN_LANES.decrementAndGet();
             return WITHDRAWING;
         }
-        Object v = slot; // a submitter won the race: its payload is there (a volatile read: no call site to link)
-        return v == NULL ? null : v;
+        Object v = slot; // a submitter's payload, or taken out (a volatile read: no call site to link)
+        return v instanceof WithdrawingMark ? withdrawTakenOut(owner) : v == NULL ? null : v;
+    }
+
+    /**
+     * The worker's side of {@link #takeOutSpinner}: it withdraws, and puts its pool's mark in the slot unless the
+     * taker did; returns {@link #WITHDRAWING}.
+     */
+    private Object withdrawTakenOut(Owner owner) {
+        SLOT.compareAndSet(this, TAKEN_OUT, owner.withdrawingMark());
+        IN_LANES.decrementAndGet();
+        return WITHDRAWING;
     }
 
     /**
@@ -334,6 +400,7 @@ final class SpinningWorkers {
      * submitter waiting on the slow path).
      */
     void leave() {
+        SPINNER.setRelease(this, null);
         SLOT.setRelease(this, null);
         IN_LANES.decrementAndGet();
     }
@@ -361,6 +428,7 @@ final class SpinningWorkers {
      * @return that payload, or {@link #NONE}
      */
     Object withdrawn() {
+        SPINNER.setRelease(this, null);
         Object v = SLOT.getAndSet(this, null);
         return v instanceof WithdrawingMark ? NONE : v == NULL ? null : v;
     }

@@ -1,6 +1,5 @@
 package io.ants4j.pool;
 
-import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +26,7 @@ final class MultiPoolFailedRebootAwaitProbe {
                 .disablePurge(true).build();
         MultiPoolFailedRebootTest.FailingClock clock =
                 MultiPoolFailedRebootTest.failingSubPool(multi, 1, 1, platform);
-        PoolCore[] pools = pools(multi);
+        PoolCore[] pools = SubPools.of(multi);
         CountDownLatch holdEnds = new CountDownLatch(1);
         CountDownLatch holdRuns = new CountDownLatch(1);
         multi.execute(() -> { }); // round robin: sub-pool 0 (a virtual worker)
@@ -100,12 +99,6 @@ final class MultiPoolFailedRebootAwaitProbe {
         check(!Boolean.TRUE.equals(result.get()) || againAtOnce,
                 "awaitTermination returned true, then awaitTermination(0) false, with no successful reboot between");
         System.out.println("OK");
-    }
-
-    private static PoolCore[] pools(MultiPool multi) throws ReflectiveOperationException {
-        Field f = MultiPoolCore.class.getDeclaredField("pools");
-        f.setAccessible(true);
-        return (PoolCore[]) f.get(multi.core);
     }
 
     private static void check(boolean ok, String what) {

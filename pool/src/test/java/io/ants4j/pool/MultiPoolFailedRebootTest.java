@@ -4,12 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Field;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import org.agrona.concurrent.NanoClock;
 import org.junit.jupiter.api.Test;
 
@@ -38,24 +36,11 @@ class MultiPoolFailedRebootTest {
      * Replaces sub-pool {@code i} of {@code multi} by a sub-pool of capacity {@code size} with the same runner and
      * the shared lane, whose reboot fails once the clock returned is armed.
      */
-    @SuppressWarnings("unchecked")
     static FailingClock failingSubPool(AbstractWorkerPool multi, int i, int size, PoolOptions options)
             throws ReflectiveOperationException {
-        MultiPoolCore core = (MultiPoolCore) multi.core;
-        PoolCore[] pools = (PoolCore[]) field(MultiPoolCore.class, "pools").get(core);
-        PoolCore old = pools[i];
         FailingClock clock = new FailingClock();
-        pools[i] = new PoolCore(multi.name() + "-" + i, size, options,
-                (Consumer<Object>) field(PoolCore.class, "runner").get(old),
-                (SpinningWorkers) field(MultiPoolCore.class, "lane").get(core), clock);
-        old.release();
+        SubPools.replace(multi, i, size, options, SubPools.lane(multi), clock);
         return clock;
-    }
-
-    private static Field field(Class<?> c, String name) throws NoSuchFieldException {
-        Field f = c.getDeclaredField(name);
-        f.setAccessible(true);
-        return f;
     }
 
     /** Platform workers whose thread, once started, waits for {@code gate} before it runs the worker. */

@@ -3,14 +3,12 @@ package io.ants4j.pool;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import org.agrona.concurrent.NanoClock;
 import org.junit.jupiter.api.Test;
 
@@ -90,7 +88,7 @@ class MultiPoolFailingRebootAwaitWindowTest {
             }
         });
         BlockingClock clock0 = new BlockingClock();
-        PoolCore[] pools = pools(multi);
+        PoolCore[] pools = SubPools.of(multi);
         replace(multi, 0, PoolOptions.builder().expiryDuration(Duration.ofMillis(10)).build(), clock0);
         FailingAfterClock clock1 = new FailingAfterClock(clock0.blocked);
         replace(multi, 1, PoolOptions.builder().threadFactory(lingering).disablePurge(true).build(), clock1);
@@ -167,26 +165,9 @@ class MultiPoolFailingRebootAwaitWindowTest {
         assertTrue(rebootFailure.get() instanceof OutOfMemoryError, "the injected failure: " + rebootFailure.get());
     }
 
-    private static PoolCore[] pools(MultiPool multi) throws ReflectiveOperationException {
-        return (PoolCore[]) field(MultiPoolCore.class, "pools").get(multi.core);
-    }
-
     /** Replaces sub-pool {@code i} by one of capacity 1 with {@code options} and {@code clock}, same runner and lane. */
-    @SuppressWarnings("unchecked")
     private static void replace(MultiPool multi, int i, PoolOptions options, NanoClock clock)
             throws ReflectiveOperationException {
-        MultiPoolCore core = (MultiPoolCore) multi.core;
-        PoolCore[] pools = pools(multi);
-        PoolCore old = pools[i];
-        pools[i] = new PoolCore(multi.name() + "-" + i, 1, options,
-                (Consumer<Object>) field(PoolCore.class, "runner").get(old),
-                (SpinningWorkers) field(MultiPoolCore.class, "lane").get(core), clock);
-        old.release();
-    }
-
-    private static Field field(Class<?> c, String name) throws NoSuchFieldException {
-        Field f = c.getDeclaredField(name);
-        f.setAccessible(true);
-        return f;
+        SubPools.replace(multi, i, 1, options, SubPools.lane(multi), clock);
     }
 }

@@ -8,11 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Field;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,14 +31,7 @@ class MultiPoolSharedLaneTest {
                 .threadFactory(Thread.ofPlatform().daemon(true).factory()).build();
         MultiPool mp = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, options);
         SpinningWorkers lane = new SpinningWorkers(Integer.MAX_VALUE);
-        PoolCore[] pools = pools(mp);
-        for (int i = 0; i < pools.length; i++) {
-            PoolCore old = pools[i];
-            @SuppressWarnings("unchecked")
-            Consumer<Object> runner = (Consumer<Object>) field(PoolCore.class, "runner").get(old);
-            pools[i] = new PoolCore(mp.name() + "-" + i, 1, options, runner, lane);
-            old.release();
-        }
+        SubPools.shareLane(mp, 1, options, lane);
 
         AtomicReference<Thread> firstRanIn = new AtomicReference<>();
         AtomicReference<Thread> secondRanIn = new AtomicReference<>();
@@ -67,15 +58,5 @@ class MultiPoolSharedLaneTest {
                 () -> assertSame(firstRanIn.get(), secondRanIn.get(), "the second task ran on sub-pool 0's worker"),
                 () -> assertEquals(1, running0, "counted in sub-pool 0, the worker's"),
                 () -> assertEquals(0, running1, "sub-pool 1 started no worker for it"));
-    }
-
-    private static PoolCore[] pools(MultiPool mp) throws ReflectiveOperationException {
-        return (PoolCore[]) field(MultiPoolCore.class, "pools").get(mp.core);
-    }
-
-    private static Field field(Class<?> c, String name) throws NoSuchFieldException {
-        Field f = c.getDeclaredField(name);
-        f.setAccessible(true);
-        return f;
     }
 }

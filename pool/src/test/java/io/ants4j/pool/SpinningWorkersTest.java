@@ -248,6 +248,85 @@ class SpinningWorkersTest {
         }
     }
 
+    /**
+     * {@code takeOutSpinner} withdraws the spinning worker for it: the worker then counts as withdrawing for its own
+     * pool (its pool's mark, which only that pool's submitter may hand a payload to), no fast-path submitter
+     * hands it a payload, and the worker, still spinning, withdraws at its next look; once its pool has it back
+     * the lane is empty and the budget token is given back.
+     */
+    @Test
+    void aSpinnerTakenOutOfTheLaneWithdrawsForItsOwnPoolAndTakesNoPayload() throws Exception {
+        TestSupport.eventually("earlier tests' workers have left their lanes", () -> SpinningWorkers.inLanes() == 0);
+        SpinningWorkers lane = new SpinningWorkers(Integer.MAX_VALUE);
+        Object mark = SpinningWorkers.newWithdrawingMark();
+        SpinningWorkers.Owner pool = new SpinningWorkers.Owner() {
+            @Override
+            public boolean stopsSpinning() {
+                return false;
+            }
+
+            @Override
+            public Object withdrawingMark() {
+                return mark;
+            }
+        };
+        SpinningWorkers.Owner otherPool = () -> false;
+        AtomicReference<Object> got = new AtomicReference<>();
+        Thread worker = Thread.ofPlatform().start(() -> got.set(lane.spin(SpinningWorkers.NONE, pool)));
+        TestSupport.eventually("the worker spins", lane::hasSpinner);
+        assertTrue(lane.takeOutSpinner());
+        TestSupport.eventually("withdrawing for its pool", () -> lane.isWithdrawing(pool)); // the worker's mark
+        assertFalse(lane.isWithdrawing(otherPool));
+        assertFalse(lane.hasSpinner());
+        assertEquals(1, lane.idleWorkers());
+        assertFalse(lane.tryHand("x"), "a fast-path hand-off to a worker taken out of the lane");
+        assertFalse(lane.tryHandWithdrawing("y", otherPool), "another pool's submitter handed it a payload");
+        assertFalse(lane.takeOutSpinner(), "nothing left to take out");
+        worker.join(TestSupport.WAIT.toMillis());
+        assertFalse(worker.isAlive(), "the worker still spins");
+        assertSame(SpinningWorkers.WITHDRAWING, got.get());
+        assertSame(SpinningWorkers.NONE, lane.withdrawn());
+        assertEquals(0, lane.idleWorkers());
+        assertEquals(0, SpinningWorkers.inLanes(), "the worker's token of the lane budget");
+    }
+
+    /**
+     * {@code takeOutSpinner} racing a submitter's {@code tryHand} for the one spinning worker: exactly one wins, and
+     * the worker runs the payload exactly when the submitter's hand-off succeeded, else withdraws.
+     */
+    @Test
+    void takingOutTheSpinnerAndHandingItAPayloadExcludeEachOther() throws Exception {
+        TestSupport.eventually("earlier tests' workers have left their lanes", () -> SpinningWorkers.inLanes() == 0);
+        for (int round = 0; round < 2_000; round++) {
+            SpinningWorkers lane = new SpinningWorkers(Integer.MAX_VALUE);
+            AtomicReference<Object> got = new AtomicReference<>();
+            Thread worker = Thread.ofPlatform().start(() -> got.set(lane.spin(SpinningWorkers.NONE, NO_WAITERS)));
+            TestSupport.eventually("the worker spins", lane::hasSpinner);
+            CountDownLatch go = new CountDownLatch(1);
+            AtomicBoolean handed = new AtomicBoolean();
+            Integer payload = round;
+            Thread submitter = Thread.ofPlatform().start(() -> {
+                await(go);
+                handed.set(lane.tryHand(payload));
+            });
+            go.countDown();
+            boolean takenOut = lane.takeOutSpinner();
+            submitter.join(TestSupport.WAIT.toMillis());
+            worker.join(TestSupport.WAIT.toMillis());
+            assertFalse(submitter.isAlive() || worker.isAlive(), "stuck in round " + round);
+            assertTrue(handed.get() != takenOut, "round " + round + ": handed " + handed.get() + ", taken out "
+                    + takenOut);
+            if (handed.get()) {
+                assertSame(payload, got.get(), "round " + round + ": the payload handed over");
+                lane.leave(); // as the hot worker of a closed pool does
+            } else {
+                assertSame(SpinningWorkers.WITHDRAWING, got.get(), "round " + round);
+                assertSame(SpinningWorkers.NONE, lane.withdrawn(), "round " + round);
+            }
+            assertEquals(0, SpinningWorkers.inLanes(), "round " + round + ": a token of the lane budget kept");
+        }
+    }
+
     /** Lets a worker enter {@code lane} on another thread and hands it {@code payload}: that worker is then hot. */
     private static void makeHot(SpinningWorkers lane, Object payload) throws Exception {
         long deadline = System.nanoTime() + TestSupport.WAIT.toNanos();

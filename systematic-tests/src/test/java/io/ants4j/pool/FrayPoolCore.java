@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.agrona.concurrent.NanoClock;
 
 /**
@@ -91,9 +92,19 @@ public final class FrayPoolCore {
         return core.queued();
     }
 
+    /** Idle workers: on the queue, or in the fast lane (spinning or withdrawing to the queue). */
+    public int idle() {
+        return core.idle();
+    }
+
     /** Closes the pool. */
     public void release() {
         core.release();
+    }
+
+    /** {@link Pool#releaseTimeout}: from a task, waits for the other tasks but those closing the pool. */
+    public void releaseTimeout(Duration timeout) throws TimeoutException {
+        core.releaseTimeout(timeout);
     }
 
     /** Opens the released pool again ({@link Pool#reboot}). */

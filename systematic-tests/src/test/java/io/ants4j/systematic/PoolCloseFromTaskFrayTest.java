@@ -6,6 +6,7 @@ import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.until;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ants4j.pool.FrayPoolCore;
 import io.ants4j.pool.LoadBalancing;
 import io.ants4j.pool.MultiPool;
 import io.ants4j.pool.MultiPoolWithFunc;
@@ -250,6 +251,67 @@ class PoolCloseFromTaskFrayTest {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * {@code releaseTimeout(ZERO)} from a task waits for no idle worker, but for every task accepted
+     * (WorkerPool.releaseTimeout: "on a worker thread, for the other tasks but those closing the pool";
+     * WorkerPool.idle: a worker spinning in the fast lane counts as idle). Pool of two whose lane worker spins
+     * eight times: task c waits until w's task has ended and its worker is idle (in the lane, withdrawing, or on the
+     * queue), then calls {@code releaseTimeout(ZERO)} while s submits x, which may reach w's worker through the lane before or after the
+     * release, or be refused. If x was refused, c returns normally (review 45: the worker idle in the lane was
+     * counted as running a task, and c timed out); if c returned normally, x, if accepted, ended before (a worker
+     * taken for idle must not run a task handed through the lane after that: the wait takes it out of the lane).
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTasksReleaseTimeoutZeroWaitsForNoIdleWorkerButForEveryAcceptedTask() throws Exception {
+        FrayPoolCore pool = FrayPoolCore.openWithShortSpins(2, 8, PoolTasks.PLATFORM_WORKERS);
+        AtomicBoolean cReturnedNormally = new AtomicBoolean();
+        AtomicBoolean xStarted = new AtomicBoolean();
+        AtomicBoolean xEnded = new AtomicBoolean();
+        AtomicReference<String> wrong = new AtomicReference<>();
+        AtomicReference<String> cOutcome = new AtomicReference<>();
+        CountDownLatch cDone = new CountDownLatch(1);
+        pool.execute(() -> {
+            until("w's worker idle", () -> pool.idle() == 1);
+            try {
+                pool.releaseTimeout(java.time.Duration.ZERO);
+                cReturnedNormally.set(true);
+                if (xStarted.get() && !xEnded.get()) {
+                    wrong.set("releaseTimeout(ZERO) from a task returned normally while x ran");
+                }
+                cOutcome.set("returned");
+            } catch (java.util.concurrent.TimeoutException e) {
+                cOutcome.set("timed out");
+            } finally {
+                cDone.countDown();
+            }
+        });
+        pool.execute(() -> { }); // w, on a second worker
+        AtomicReference<String> sOutcome = new AtomicReference<>();
+        Thread s = start("s", () -> {
+            try {
+                pool.execute(() -> {
+                    xStarted.set(true);
+                    if (cReturnedNormally.get()) {
+                        wrong.set("x started after releaseTimeout(ZERO) from a task returned normally");
+                    }
+                    xEnded.set(true);
+                });
+                sOutcome.set("accepted");
+            } catch (io.ants4j.pool.PoolClosedException e) {
+                sOutcome.set("refused");
+            }
+        });
+        join(s);
+        assertTrue(cDone.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertTrue(wrong.get() == null, wrong::get);
+        assertTrue(!"refused".equals(sOutcome.get()) || "returned".equals(cOutcome.get()),
+                () -> "x was refused and no other task ran, yet releaseTimeout(ZERO) from a task " + cOutcome.get()
+                        + ": " + pool);
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS), pool::toString);
     }
 
     /**

@@ -146,9 +146,9 @@ class PoolLifecycleFrayTest {
      * (Mutant: in {@code PoolCore.awaitTurn}, a waiter granted {@code CLOSED} that finds the pool open again
      * dispatches once more, issue 25's defect 11: caught, see docs/testing.md.)
      */
-    @org.junit.jupiter.api.Disabled("flaky on the POS scheduler: its untilStarted poll, which yields, stalled in 1 of 3"
-            + " CI runs ('gave up waiting until 2 tasks started', 2026-11-27); run by hand with -Dtest until the poll is"
-            + " made POS-safe (docs/testing.md)")
+    @org.junit.jupiter.api.Disabled("livelocks on the POS scheduler now and then: a thread whose lock attempt spins with"
+            + " yields (SpinLock) is scheduled again and again while the lock's holder, drawn a low priority, never runs"
+            + " (a polling wait did the same, 1 of 3 CI runs, 2026-11-27); run by hand with -Dtest (docs/testing.md)")
     @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = POSScheduler.class)
@@ -165,9 +165,9 @@ class PoolLifecycleFrayTest {
      * it through. (Mutants: that retry also catching {@code PoolClosedException}, its second look finding the
      * reopened sub-pool; the {@code awaitTurn} one above: both caught, see docs/testing.md.)
      */
-    @org.junit.jupiter.api.Disabled("flaky on the POS scheduler: its untilStarted poll, which yields, stalled in 1 of 3"
-            + " CI runs ('gave up waiting until 2 tasks started', 2026-11-27); run by hand with -Dtest until the poll is"
-            + " made POS-safe (docs/testing.md)")
+    @org.junit.jupiter.api.Disabled("livelocks on the POS scheduler now and then: a thread whose lock attempt spins with"
+            + " yields (SpinLock) is scheduled again and again while the lock's holder, drawn a low priority, never runs"
+            + " (a polling wait did the same, 1 of 3 CI runs, 2026-11-27); run by hand with -Dtest (docs/testing.md)")
     @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = POSScheduler.class)
@@ -191,7 +191,7 @@ class PoolLifecycleFrayTest {
             expected.add("t" + i);
             pool.execute(tasks.holding("t" + i, busyEnd));
         }
-        tasks.untilStarted(workers);
+        tasks.awaitStarted(workers); // blocked: under POS a polling wait starved the tasks
         AtomicReference<Object> outcome = new AtomicReference<>();
         CountDownLatch s1Runs = new CountDownLatch(1);
         Thread s1 = start("s1", () -> {
@@ -229,7 +229,7 @@ class PoolLifecycleFrayTest {
             pool.execute(tasks.quick("after" + i));
             expected.add("after" + i);
         }
-        tasks.untilStarted(expected.size());
+        tasks.awaitStarted(expected.size());
         pool.release();
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
         tasks.assertEachRanOnce(expected.toArray(String[]::new)); // s1's only if it came after the reboot

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,6 +37,9 @@ final class PoolTasks {
     private final Runnable check;
     private final AtomicInteger active = new AtomicInteger();
     private final ConcurrentLinkedQueue<String> started = new ConcurrentLinkedQueue<>();
+    /** A permit for each task started, for {@link #awaitStarted}, which counts those it took in {@link #awaited}. */
+    private final Semaphore starts = new Semaphore(0);
+    private int awaited;
     private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
 
     /** Tasks of a pool whose capacity is {@code capacity} (read as each task starts: a tune may change it). */
@@ -67,6 +71,7 @@ final class PoolTasks {
             check.run();
             runs.computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet(); // counted before it shows as started
             started.add(name);
+            starts.release();
             if (until == null) {
                 Thread.yield();
             } else {
@@ -89,9 +94,20 @@ final class PoolTasks {
         return List.copyOf(started);
     }
 
-    /** Waits until {@code n} tasks have started. */
+    /** Waits until {@code n} tasks have started, polling (each poll yields). */
     void untilStarted(int n) {
         FrayThreads.until(n + " tasks started", () -> started.size() >= n);
+    }
+
+    /**
+     * Waits until {@code n} tasks have started, blocked (bounded): for a scheduler that runs a pending yield before
+     * any other step (POS), under which a polling wait may keep the tasks it waits for from running. Called by one
+     * thread, with {@code n} never less than before.
+     */
+    void awaitStarted(int n) throws InterruptedException {
+        assertTrue(starts.tryAcquire(n - awaited, FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                () -> n + " tasks never started: " + started);
+        awaited = n;
     }
 
     /**

@@ -13,9 +13,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Review 45 probes: contracts of close/releaseTimeout/reboot called from inside the pool. */
+/** close, releaseTimeout and reboot called from inside the pool (a task, a panic handler) keep their contracts. */
 @Timeout(30)
-class Review45ProbesTest {
+class CloseAndReleaseFromInsideThePoolKeepTheirContractsTest {
 
     /** Waits for the latch ignoring interrupts, bounded. */
     private static boolean awaitIgnoringInterrupts(CountDownLatch l, AtomicBoolean seen) {
