@@ -34,28 +34,7 @@ class AReleaseTimeoutFromATaskDoesNotWaitForAnIdleWorkerInTheLaneTest {
 
     @Test
     void aTasksReleaseTimeoutZeroIgnoresAWorkerIdleInTheLane() throws Exception {
-        assertNoTimeout(true, new Fixture() {
-            private PoolCore core;
-
-            @Override
-            public SpinningWorkers start(int i, Runnable closer, Runnable shortTask) {
-                SpinningWorkers lane = new SpinningWorkers(Integer.MAX_VALUE);
-                core = new PoolCore("lane-" + i, 2, PoolOptions.defaults(), t -> ((Runnable) t).run(), lane);
-                core.dispatch(closer, false, 0L);
-                core.dispatch(shortTask, false, 0L);
-                return lane;
-            }
-
-            @Override
-            public void releaseTimeoutZero() throws TimeoutException, InterruptedException {
-                core.releaseTimeout(Duration.ZERO);
-            }
-
-            @Override
-            public boolean terminated() {
-                return core.isTerminated();
-            }
-        });
+        assertNoTimeout(true, poolCore(Integer.MAX_VALUE)); // spins until a payload or the close
     }
 
     @Test
@@ -90,16 +69,23 @@ class AReleaseTimeoutFromATaskDoesNotWaitForAnIdleWorkerInTheLaneTest {
     /** Control: the same with the other worker idle on the idle queue (a lane of one spin). */
     @Test
     void controlATasksReleaseTimeoutZeroIgnoresAWorkerIdleOnTheQueue() throws Exception {
-        assertNoTimeout(false, new Fixture() {
+        assertNoTimeout(false, poolCore(1));
+    }
+
+    /** A pool of two whose lane worker spins {@code spins} times; with one spin, it is waited for on the queue. */
+    private static Fixture poolCore(int spins) {
+        return new Fixture() {
             private PoolCore core;
 
             @Override
             public SpinningWorkers start(int i, Runnable closer, Runnable shortTask) {
-                SpinningWorkers lane = new SpinningWorkers(1);
-                core = new PoolCore("queue-" + i, 2, PoolOptions.defaults(), t -> ((Runnable) t).run(), lane);
+                SpinningWorkers lane = new SpinningWorkers(spins);
+                core = new PoolCore("lane-" + i, 2, PoolOptions.defaults(), t -> ((Runnable) t).run(), lane);
                 core.dispatch(closer, false, 0L);
                 core.dispatch(shortTask, false, 0L);
-                eventually("the second worker idles on the queue", () -> core.queued() == 1);
+                if (spins == 1) {
+                    eventually("the second worker idles on the queue", () -> core.queued() == 1);
+                }
                 return lane;
             }
 
@@ -112,7 +98,7 @@ class AReleaseTimeoutFromATaskDoesNotWaitForAnIdleWorkerInTheLaneTest {
             public boolean terminated() {
                 return core.isTerminated();
             }
-        });
+        };
     }
 
     private static void assertNoTimeout(boolean inLane, Fixture fixture) throws Exception {

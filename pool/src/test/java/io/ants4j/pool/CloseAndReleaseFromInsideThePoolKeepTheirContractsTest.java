@@ -38,44 +38,7 @@ class CloseAndReleaseFromInsideThePoolKeepTheirContractsTest {
      */
     @Test
     void anInterruptedCloseFromATaskWaitsForTheOtherTaskAndKeepsTheStatus() throws Exception {
-        Pool pool = Pool.newPool(2);
-        CountDownLatch otherStarted = new CountDownLatch(1);
-        CountDownLatch releaseOther = new CountDownLatch(1);
-        AtomicBoolean otherInterrupted = new AtomicBoolean();
-        AtomicBoolean otherEnded = new AtomicBoolean();
-        pool.execute(() -> {
-            otherStarted.countDown();
-            awaitIgnoringInterrupts(releaseOther, otherInterrupted);
-            otherEnded.set(true);
-        });
-        TestSupport.await(otherStarted);
-        AtomicReference<Thread> closer = new AtomicReference<>();
-        CountDownLatch closed = new CountDownLatch(1);
-        AtomicBoolean statusAfterClose = new AtomicBoolean();
-        AtomicBoolean sawOtherEnded = new AtomicBoolean();
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        pool.execute(() -> {
-            closer.set(Thread.currentThread());
-            try {
-                pool.close();
-                statusAfterClose.set(Thread.currentThread().isInterrupted());
-                sawOtherEnded.set(otherEnded.get());
-            } catch (Throwable t) {
-                thrown.set(t);
-            } finally {
-                closed.countDown();
-            }
-        });
-        TestSupport.eventually("closer waits in close", () -> closer.get() != null && pool.isClosed()
-                && closer.get().getState() != Thread.State.RUNNABLE);
-        closer.get().interrupt();
-        TestSupport.eventually("other task interrupted by close's shutdownNow", otherInterrupted::get);
-        releaseOther.countDown();
-        TestSupport.await(closed);
-        assertNull(thrown.get());
-        assertTrue(sawOtherEnded.get(), "close returned before the other task ended");
-        assertTrue(statusAfterClose.get(), "close from a task lost the interrupt status");
-        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+        interruptedCloseFromATaskWaitsForTheOtherTaskAndKeepsTheStatus(Pool.newPool(2));
     }
 
     /* WorkerPool.releaseTimeout: on a worker thread it waits for the other tasks only: none, so returns. */
@@ -166,7 +129,47 @@ class CloseAndReleaseFromInsideThePoolKeepTheirContractsTest {
     /* As anInterruptedCloseFromATask..., on a MultiPool of 2x1 (round robin: the two tasks on two sub-pools). */
     @Test
     void anInterruptedCloseFromATaskOfAMultiPoolWaitsForTheOtherTaskAndKeepsTheStatus() throws Exception {
-        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN);
+        interruptedCloseFromATaskWaitsForTheOtherTaskAndKeepsTheStatus(
+                MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN));
+    }
+
+    /* close from the panic handler of a MultiPoolWithFunc's sub-pool waits for the other sub-pool's task. */
+    @Test
+    void closeFromThePanicHandlerOfAMultiPoolWithFuncWaitsForTheOtherTask() throws Exception {
+        AtomicReference<MultiPoolWithFunc<Integer>> ref = new AtomicReference<>();
+        CountDownLatch handlerDone = new CountDownLatch(1);
+        AtomicBoolean otherEndedFirst = new AtomicBoolean();
+        AtomicBoolean otherEnded = new AtomicBoolean();
+        CountDownLatch otherStarted = new CountDownLatch(1);
+        CountDownLatch releaseOther = new CountDownLatch(1);
+        MultiPoolWithFunc<Integer> pool = MultiPoolWithFunc.newMultiPool(2, 1, (Integer i) -> {
+            if (i == 0) {
+                otherStarted.countDown();
+                TestSupport.await(releaseOther);
+                otherEnded.set(true);
+            } else {
+                throw new IllegalStateException("boom");
+            }
+        }, LoadBalancing.ROUND_ROBIN, PoolOptions.builder().panicHandler(t -> {
+            ref.get().close();
+            otherEndedFirst.set(otherEnded.get());
+            handlerDone.countDown();
+        }).build());
+        ref.set(pool);
+        pool.invoke(0);
+        TestSupport.await(otherStarted);
+        pool.invoke(1);
+        TestSupport.eventually("closed", pool::isClosed);
+        assertFalse(handlerDone.getCount() == 0, "handler returned before the other task ended");
+        releaseOther.countDown();
+        TestSupport.await(handlerDone);
+        assertTrue(otherEndedFirst.get());
+        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+        assertEquals(1, pool.stats().failed());
+    }
+
+    private static <P extends java.util.concurrent.Executor & WorkerPool>
+            void interruptedCloseFromATaskWaitsForTheOtherTaskAndKeepsTheStatus(P pool) throws Exception {
         CountDownLatch otherStarted = new CountDownLatch(1);
         CountDownLatch releaseOther = new CountDownLatch(1);
         AtomicBoolean otherInterrupted = new AtomicBoolean();
@@ -204,40 +207,5 @@ class CloseAndReleaseFromInsideThePoolKeepTheirContractsTest {
         assertTrue(sawOtherEnded.get(), "close returned before the other task ended");
         assertTrue(statusAfterClose.get(), "close from a task lost the interrupt status");
         assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
-    }
-
-    /* close from the panic handler of a MultiPoolWithFunc's sub-pool waits for the other sub-pool's task. */
-    @Test
-    void closeFromThePanicHandlerOfAMultiPoolWithFuncWaitsForTheOtherTask() throws Exception {
-        AtomicReference<MultiPoolWithFunc<Integer>> ref = new AtomicReference<>();
-        CountDownLatch handlerDone = new CountDownLatch(1);
-        AtomicBoolean otherEndedFirst = new AtomicBoolean();
-        AtomicBoolean otherEnded = new AtomicBoolean();
-        CountDownLatch otherStarted = new CountDownLatch(1);
-        CountDownLatch releaseOther = new CountDownLatch(1);
-        MultiPoolWithFunc<Integer> pool = MultiPoolWithFunc.newMultiPool(2, 1, (Integer i) -> {
-            if (i == 0) {
-                otherStarted.countDown();
-                TestSupport.await(releaseOther);
-                otherEnded.set(true);
-            } else {
-                throw new IllegalStateException("boom");
-            }
-        }, LoadBalancing.ROUND_ROBIN, PoolOptions.builder().panicHandler(t -> {
-            ref.get().close();
-            otherEndedFirst.set(otherEnded.get());
-            handlerDone.countDown();
-        }).build());
-        ref.set(pool);
-        pool.invoke(0);
-        TestSupport.await(otherStarted);
-        pool.invoke(1);
-        TestSupport.eventually("closed", pool::isClosed);
-        assertFalse(handlerDone.getCount() == 0, "handler returned before the other task ended");
-        releaseOther.countDown();
-        TestSupport.await(handlerDone);
-        assertTrue(otherEndedFirst.get());
-        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
-        assertEquals(1, pool.stats().failed());
     }
 }
