@@ -42,7 +42,9 @@ public final class SpinLock implements Lock {
      * enters the backoff loop, which is test-and-test-and-set: it reads the word (a plain
      * acquire load keeps the cache line shared among the spinners instead of bouncing it with
      * failed CASes) and attempts the CAS only when it reads 0. Between attempts it yields
-     * 1, 2, 4 ... maxBackoff times (ants: runtime.Gosched). Yielding rather than
+     * 1, 2, 4 ... maxBackoff times (ants: runtime.Gosched); lockInterruptibly and a timed
+     * tryLock stop yielding at an interrupt or at their deadline, which a large cap would
+     * otherwise put off by as long as the thread had spun already. Yielding rather than
      * Thread.onSpinWait() matters when threads outnumber cores: the holder must get a core to
      * finish its critical section, and on 2 cores busy-waiting spinners starve it.
      *
@@ -248,7 +250,7 @@ public final class SpinLock implements Lock {
             while (!tryLock()) {
                 interrupted |= Thread.interrupted();
                 try {
-                    backoff = backOff(backoff);
+                    backoff = backOff(backoff, false, false, 0L);
                 } catch (Throwable noMemory) {
                     // a virtual thread's yield or park unmounts it, which allocates: on an exhausted heap it
                     // throws; lock() must not (its callers take it after changing their own state), so it spins
@@ -287,19 +289,27 @@ public final class SpinLock implements Lock {
             if (timed && deadline - System.nanoTime() <= 0L) {
                 return false;
             }
-            backoff = backOff(backoff);
+            backoff = backOff(backoff, true, timed, deadline);
         }
         return true;
     }
 
-    /** Waits before the next attempt; the caller has cleared the interrupt status. */
-    private int backOff(int backoff) {
-        if ((backoff == maxBackoff || backoff >= DEFAULT_MAX_BACKOFF) && Thread.currentThread().isVirtual()) {
+    /**
+     * Waits before the next attempt; the caller has cleared the interrupt status. An interruptible wait stops
+     * yielding as soon as the thread is interrupted or, {@code timed}, its deadline has passed, so that a large
+     * {@code maxBackoff} delays the next attempt only, not the end of the wait.
+     */
+    private int backOff(int backoff, boolean interruptible, boolean timed, long deadline) {
+        Thread self = Thread.currentThread();
+        if ((backoff == maxBackoff || backoff >= DEFAULT_MAX_BACKOFF) && self.isVirtual()) {
             LockSupport.parkNanos(this, VIRTUAL_PARK_NANOS);
             return backoff;
         }
         for (int i = 0; i < backoff; i++) {
             Thread.yield();
+            if (interruptible && (self.isInterrupted() || timed && deadline - System.nanoTime() <= 0L)) {
+                break;
+            }
         }
         return nextBackoff(backoff, maxBackoff);
     }

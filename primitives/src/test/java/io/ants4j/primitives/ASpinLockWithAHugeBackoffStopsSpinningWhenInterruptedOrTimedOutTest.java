@@ -1,0 +1,88 @@
+package io.ants4j.primitives;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link SpinLock#lockInterruptibly()}: "Acquires the lock unless the current thread is interrupted, in which case it
+ * stops spinning and throws"; {@link SpinLock#tryLock(long, TimeUnit)}: "if it becomes free within the given
+ * waiting time", false "if the time elapsed first". A platform thread's backoff doubles up to {@code maxBackoff}
+ * yields, which the constructor honours up to {@code Integer.MAX_VALUE}: after a few seconds of spinning one round of
+ * yields lasts seconds, and the interrupt or the deadline must still end the wait within a fraction of that, not when
+ * the round is over.
+ */
+@Timeout(120)
+class ASpinLockWithAHugeBackoffStopsSpinningWhenInterruptedOrTimedOutTest {
+    /** How long the waiter spins before the interrupt or its deadline: rounds of yields then last seconds. */
+    private static final Duration SPUN = Duration.ofSeconds(8);
+    /** The most the interrupt or the deadline may take to end the wait, far below a round's length. */
+    private static final Duration PROMPT = Duration.ofSeconds(1);
+
+    @Test
+    void anInterruptEndsTheSpinPromptly() throws Exception {
+        SpinLock lock = new SpinLock(Integer.MAX_VALUE);
+        lock.lock();
+        AtomicReference<Throwable> outcome = new AtomicReference<>();
+        AtomicLong endedAt = new AtomicLong();
+        Thread waiter = Thread.ofPlatform().start(() -> {
+            try {
+                lock.lockInterruptibly();
+                outcome.set(new AssertionError("acquired a held lock"));
+            } catch (Throwable t) {
+                outcome.set(t);
+            } finally {
+                endedAt.set(System.nanoTime());
+            }
+        });
+        letTimePass(SPUN);
+        long interruptedAt = System.nanoTime();
+        waiter.interrupt();
+        waiter.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(waiter.isAlive(), "still spinning a minute after the interrupt");
+        assertTrue(outcome.get() instanceof InterruptedException, "ended with " + outcome.get());
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(endedAt.get() - interruptedAt);
+        assertTrue(tookMillis <= PROMPT.toMillis(), "the interrupt ended the spin only after " + tookMillis + " ms");
+        lock.unlock();
+    }
+
+    @Test
+    void theDeadlineEndsTheSpinPromptly() throws Exception {
+        SpinLock lock = new SpinLock(Integer.MAX_VALUE);
+        lock.lock();
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        AtomicLong deadline = new AtomicLong();
+        AtomicLong endedAt = new AtomicLong();
+        Thread waiter = Thread.ofPlatform().start(() -> {
+            try {
+                deadline.set(System.nanoTime() + SPUN.toNanos());
+                outcome.set(lock.tryLock(SPUN.toNanos(), TimeUnit.NANOSECONDS));
+            } catch (Throwable t) {
+                outcome.set(t);
+            } finally {
+                endedAt.set(System.nanoTime());
+            }
+        });
+        waiter.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(waiter.isAlive(), "still spinning a minute after the call");
+        assertTrue(Boolean.FALSE.equals(outcome.get()), "ended with " + outcome.get());
+        long lateMillis = TimeUnit.NANOSECONDS.toMillis(endedAt.get() - deadline.get());
+        assertTrue(lateMillis <= PROMPT.toMillis(), "tryLock returned " + lateMillis + " ms after its deadline");
+        lock.unlock();
+    }
+
+    /** Lets {@code d} pass on this thread (no other thread is waited for: the waiter only has to spin meanwhile). */
+    private static void letTimePass(Duration d) {
+        long end = System.nanoTime() + d.toNanos();
+        for (long left; (left = end - System.nanoTime()) > 0L; ) {
+            LockSupport.parkNanos(left);
+        }
+    }
+}
