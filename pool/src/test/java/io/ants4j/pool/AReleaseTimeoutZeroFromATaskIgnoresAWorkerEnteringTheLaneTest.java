@@ -1,0 +1,115 @@
+package io.ants4j.pool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.primitives.SpinLock;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.agrona.concurrent.NanoClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Contracts: WorkerPool.releaseTimeout (WorkerPool.java:164-167) "Called on a thread of the pool, it waits as close()
+ * does there: on a worker thread, for the other tasks but those closing the pool"; WorkerPool.idle
+ * (WorkerPool.java:80-82) "A worker that has just finished a task and spins in the pool's fast lane counts as idle";
+ * review 46's brief: "a releaseTimeout(ZERO) from a task with no other task must return normally".
+ *
+ * <p>A worker that enters the fast lane swaps the slot from {@code null} to {@code SPINNING} and only then writes its
+ * pool into the lane ({@code SpinningWorkers.spin}). A task's {@code releaseTimeout(ZERO)} that comes in between
+ * takes the worker out of the lane ({@code takeOutSpinner}: {@code SPINNING -> TAKEN_OUT}) but cannot put the
+ * worker's pool's mark in, since it reads no pool yet; {@code onlyClosersRunLocked} then counts the worker, idle
+ * by idle()'s word, as running a task, and the call throws {@code TimeoutException}, with no other task in the pool.
+ * The test forces that interleaving deterministically: the probe JVM ({@link AWorkerEnteringTheLaneProbe}) runs
+ * under JDI, with a breakpoint on that write that suspends only the worker thread, as a preemption there would.
+ */
+@Timeout(180)
+class AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest {
+
+    /** Where a worker entering the lane writes its pool into it, the slot already {@code SPINNING}. */
+    private static final String ENTRY_SECOND_STEP = "            SPINNER.setRelease(this, owner);";
+    /** Control: the spin loop's read of the slot, which a worker reaches with its pool written into the lane. */
+    private static final String SPIN_LOOP_READ = "            Object v = SLOT.getAcquire(this);";
+
+    @Test
+    void aPoolsTasksReleaseTimeoutZeroReturnsWithTheOtherWorkerJustEnteringTheLane() throws Exception {
+        assertReturnsNormally("pool", ENTRY_SECOND_STEP);
+    }
+
+    @Test
+    void aMultiPoolsTasksReleaseTimeoutZeroReturnsWithTheOtherSubPoolsWorkerJustEnteringTheLane() throws Exception {
+        assertReturnsNormally("multi", ENTRY_SECOND_STEP);
+    }
+
+    /** Control: the same harness, the worker held one step later (spinning, its pool known), passes. */
+    @Test
+    void controlAPoolsTasksReleaseTimeoutZeroReturnsWithTheOtherWorkerSpinningInTheLane() throws Exception {
+        assertReturnsNormally("pool", SPIN_LOOP_READ);
+    }
+
+    /** Control: as above in a multi-pool. */
+    @Test
+    void controlAMultiPoolsTasksReleaseTimeoutZeroReturnsWithTheOtherSubPoolsWorkerSpinningInTheLane()
+            throws Exception {
+        assertReturnsNormally("multi", SPIN_LOOP_READ);
+    }
+
+    private static void assertReturnsNormally(String kind, String heldAt) throws Exception {
+        List<String> out = runUnderDebugger(kind, heldAt);
+        String all = String.join("\n", out);
+        assertTrue(out.contains("HELD"), "the debugger never held a worker at its lane entry:\n" + all);
+        String outcome = out.stream().filter(l -> l.startsWith("OUTCOME ")).findFirst().orElse("OUTCOME none");
+        assertEquals("OUTCOME returned", outcome, "releaseTimeout(ZERO) from a task, the pool's only other worker"
+                + " idle in the fast lane (just entered it), did not return normally:\n" + all);
+        assertTrue(out.contains("TERMINATED true"), all);
+    }
+
+    /**
+     * Runs the probe under {@code LaneEntryDebugger} (a single-file program, src/test/jdi), which holds the probe's
+     * worker at the lane entry's second step; returns the output lines.
+     */
+    private static List<String> runUnderDebugger(String kind, String heldAt) throws Exception {
+        int line = lineOf(heldAt);
+        String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, AWorkerEnteringTheLaneProbe.class)
+                .map(AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest::location).distinct()
+                .collect(Collectors.joining(File.pathSeparator));
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process p = new ProcessBuilder(java, "src/test/jdi/LaneEntryDebugger.java", String.valueOf(line), classPath,
+                AWorkerEnteringTheLaneProbe.class.getName(), kind).redirectErrorStream(true).start();
+        boolean ended = p.waitFor(150, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly();
+        }
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(ended, "the debugger did not end:\n" + out);
+        return out.lines().toList();
+    }
+
+    /** The number of the one line of SpinningWorkers.java that is {@code text}. */
+    private static int lineOf(String text) throws Exception {
+        List<String> src = Files.readAllLines(Path.of("src/main/java/io/ants4j/pool/SpinningWorkers.java"));
+        int found = -1;
+        for (int i = 0; i < src.size(); i++) {
+            if (src.get(i).equals(text)) {
+                assertEquals(-1, found, "two such lines");
+                found = i + 1;
+            }
+        }
+        assertTrue(found > 0, "no line '" + text + "' in SpinningWorkers.java");
+        return found;
+    }
+
+    private static String location(Class<?> c) {
+        try {
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
