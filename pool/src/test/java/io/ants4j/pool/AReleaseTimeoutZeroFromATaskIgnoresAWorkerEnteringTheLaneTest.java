@@ -33,9 +33,9 @@ import org.junit.jupiter.api.Timeout;
 class AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest {
 
     /** Where a worker entering the lane writes its pool into it, the slot already {@code SPINNING}. */
-    private static final String ENTRY_SECOND_STEP = "            SPINNER.setRelease(this, owner);";
+    static final String ENTRY_SECOND_STEP = "            SPINNER.setRelease(this, owner);";
     /** Control: the spin loop's read of the slot, which a worker reaches with its pool written into the lane. */
-    private static final String SPIN_LOOP_READ = "            Object v = SLOT.getAcquire(this);";
+    static final String SPIN_LOOP_READ = "            Object v = SLOT.getAcquire(this);";
 
     @Test
     void aPoolsTasksReleaseTimeoutZeroReturnsWithTheOtherWorkerJustEnteringTheLane() throws Exception {
@@ -75,13 +75,20 @@ class AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest {
      * worker at the lane entry's second step; returns the output lines.
      */
     private static List<String> runUnderDebugger(String kind, String heldAt) throws Exception {
+        return runUnderDebugger(AWorkerEnteringTheLaneProbe.class, heldAt, kind);
+    }
+
+    /** Runs {@code probe}'s main with {@code args} under the debugger, holding a worker at line {@code heldAt}. */
+    static List<String> runUnderDebugger(Class<?> probe, String heldAt, String... args) throws Exception {
         int line = lineOf(heldAt);
-        String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, AWorkerEnteringTheLaneProbe.class)
+        String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, probe)
                 .map(AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest::location).distinct()
                 .collect(Collectors.joining(File.pathSeparator));
         String java = ProcessHandle.current().info().command().orElseThrow();
-        Process p = new ProcessBuilder(java, "src/test/jdi/LaneEntryDebugger.java", String.valueOf(line), classPath,
-                AWorkerEnteringTheLaneProbe.class.getName(), kind).redirectErrorStream(true).start();
+        List<String> command = new java.util.ArrayList<>(List.of(java, "src/test/jdi/LaneEntryDebugger.java",
+                String.valueOf(line), classPath, probe.getName()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         boolean ended = p.waitFor(150, TimeUnit.SECONDS);
         if (!ended) {
             p.destroyForcibly();
