@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Timeout;
  * PoolOverloadException when no worker is free"; Pool (Pool.java:24-28) "execute hands the task straight to an idle
  * worker (one spinning in the fast lane ...; else one leaving the lane), or starts a new worker thread while
  * running() < cap(), or else blocks the submitter ... (or rejects it with PoolOverloadException if the pool is
- * non-blocking"; WorkerPool.idle (WorkerPool.java:80-82) counts a worker in the fast lane as idle; and
- * WorkerPool.releaseTimeout (WorkerPool.java:164-166) from a task waits "for the other tasks but those closing
+ * non-blocking"; WorkerPool.idle (WorkerPool.java:78-79) counts a worker in the fast lane as idle; and
+ * WorkerPool.releaseTimeout (WorkerPool.java:165-167) from a task waits "for the other tasks but those closing
  * the pool".
  *
  * <p>A task's timed {@code releaseTimeout} in a pool rebooted meanwhile takes the worker spinning in the lane out

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Contracts: WorkerPool.releaseTimeout (WorkerPool.java:164-167) "Called on a thread of the pool, it waits as close()
+ * Contracts: WorkerPool.releaseTimeout (WorkerPool.java:165-167) "Called on a thread of the pool, it waits as close()
  * does there: on a worker thread, for the other tasks but those closing the pool"; WorkerPool.idle
- * (WorkerPool.java:80-82) "A worker that has just finished a task and spins in the pool's fast lane counts as idle";
+ * (WorkerPool.java:78-79) "A worker that has just finished a task and spins in the pool's fast lane counts as idle";
  * review 46's brief: "a releaseTimeout(ZERO) from a task with no other task must return normally".
  *
  * <p>A worker that enters the fast lane swaps the slot from {@code null} to {@code SPINNING} and only then writes its

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Contracts (SpinningWorkers, the lane a multi-pool's sub-pools share): the slot holds a pool's mark "while a
  * worker of this pool withdraws: only a submitter of the same pool hands a payload to that worker"
- * (SpinningWorkers.java:79-82); {@code takeOutSpinner} "swaps SPINNING for TAKEN_OUT, then for the mark of the
+ * (SpinningWorkers.java:83-85); {@code takeOutSpinner} "swaps SPINNING for TAKEN_OUT, then for the mark of the
  * worker's pool" (SpinningWorkers.java:37-40); {@code isWithdrawing(owner)} "Returns whether the worker in the lane
  * is owner's, withdrawing to its idle queue" (SpinningWorkers.java:313). Through these a multi-pool keeps
  * WorkerPool's counts ({@code idle()}: "each idle worker is counted once") and per-sub-pool capacity, and a task
