@@ -27,8 +27,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A single-file program (run as {@code java LaneEntryDebugger.java LINE CLASSPATH MAIN ARGS...}, so that the pool's
  * module-patched tests need not read {@code jdk.jdi}): launches {@code MAIN} under JDI with a breakpoint at line
- * {@code LINE} of {@code io.ants4j.pool.SpinningWorkers} (set when the class is prepared, before any of its code
- * runs) that suspends only the thread that hits it; holds the first thread named {@code probe-worker-*} that hits
+ * {@code LINE} of {@code io.ants4j.pool.SpinningWorkers} (or of the class named by {@code -Ddebug.class}; set when
+ * the class is prepared, before any of its code runs) that suspends only the thread that hits it; holds the first
+ * thread named {@code probe-worker-*} (or with the prefix {@code -Ddebug.thread}) that hits
  * it until the program prints a line starting with {@code OUTCOME } (or {@code PROBE FAILED}), then lets it go.
  * Prints {@code HELD} when it holds that thread, and every line of the program's output.
  */
@@ -55,7 +56,7 @@ public class LaneEntryDebugger {
         Thread stdout = drain(vm.process().getInputStream(), lines);
         Thread stderr = drain(vm.process().getErrorStream(), lines);
         ClassPrepareRequest prepare = vm.eventRequestManager().createClassPrepareRequest();
-        prepare.addClassFilter("io.ants4j.pool.SpinningWorkers");
+        prepare.addClassFilter(System.getProperty("debug.class", "io.ants4j.pool.SpinningWorkers"));
         prepare.setSuspendPolicy(EventRequest.SUSPEND_ALL);
         prepare.enable();
         vm.resume();
@@ -91,7 +92,7 @@ public class LaneEntryDebugger {
                         breakpoint.setSuspendPolicy(EventRequest.SUSPEND_EVENT_THREAD);
                         breakpoint.enable();
                     } else if (e instanceof BreakpointEvent bp) {
-                        if (!released && bp.thread().name().startsWith("probe-worker-") && held.isEmpty()) {
+                        if (!released && bp.thread().name().startsWith(System.getProperty("debug.thread", "probe-worker-")) && held.isEmpty()) {
                             held.add(bp.thread());
                             out.add("HELD");
                             resume = false;

@@ -48,8 +48,11 @@ final class ANonblockingSubmitterFindsTheWorkerATimedOutCloserTookOutOfTheLanePr
         });
         check(cRuns.await(30, TimeUnit.SECONDS), "c never ran");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!pool.isClosed()) {
-            check(System.nanoTime() < deadline, "c never closed the pool");
+        java.lang.reflect.Field closeWaits = PoolCore.class.getDeclaredField("closeWaits");
+        closeWaits.setAccessible(true);
+        PoolCore core = Probe.cores(pool).get(0);
+        while (closeWaits.getInt(core) == 0) { // c waits for r (past its releaseTimeout's second release)
+            check(System.nanoTime() < deadline, "c never waited for r: " + pool);
             Thread.onSpinWait();
         }
         pool.reboot(); // c goes on waiting for r in the reopened pool

@@ -80,12 +80,22 @@ class AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest {
 
     /** Runs {@code probe}'s main with {@code args} under the debugger, holding a worker at line {@code heldAt}. */
     static List<String> runUnderDebugger(Class<?> probe, String heldAt, String... args) throws Exception {
-        int line = lineOf(heldAt);
+        return runUnderDebugger(probe, SpinningWorkers.class, "probe-worker-", heldAt, args);
+    }
+
+    /**
+     * Runs {@code probe}'s main with {@code args} under the debugger, holding the first thread named
+     * {@code threadPrefix*} that reaches the line of {@code in}'s source that is {@code heldAt}.
+     */
+    static List<String> runUnderDebugger(Class<?> probe, Class<?> in, String threadPrefix, String heldAt,
+                                         String... args) throws Exception {
+        int line = lineOf(in, heldAt);
         String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, probe)
                 .map(AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest::location).distinct()
                 .collect(Collectors.joining(File.pathSeparator));
         String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = new java.util.ArrayList<>(List.of(java, "src/test/jdi/LaneEntryDebugger.java",
+        List<String> command = new java.util.ArrayList<>(List.of(java, "-Ddebug.class=" + in.getName(),
+                "-Ddebug.thread=" + threadPrefix, "src/test/jdi/LaneEntryDebugger.java",
                 String.valueOf(line), classPath, probe.getName()));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -98,9 +108,9 @@ class AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest {
         return out.lines().toList();
     }
 
-    /** The number of the one line of SpinningWorkers.java that is {@code text}. */
-    private static int lineOf(String text) throws Exception {
-        List<String> src = Files.readAllLines(Path.of("src/main/java/io/ants4j/pool/SpinningWorkers.java"));
+    /** The number of the one line of {@code in}'s source that is {@code text}. */
+    private static int lineOf(Class<?> in, String text) throws Exception {
+        List<String> src = Files.readAllLines(Path.of("src/main/java/" + in.getName().replace('.', '/') + ".java"));
         int found = -1;
         for (int i = 0; i < src.size(); i++) {
             if (src.get(i).equals(text)) {
@@ -108,7 +118,7 @@ class AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest {
                 found = i + 1;
             }
         }
-        assertTrue(found > 0, "no line '" + text + "' in SpinningWorkers.java");
+        assertTrue(found > 0, "no line '" + text + "' in " + in.getSimpleName());
         return found;
     }
 
