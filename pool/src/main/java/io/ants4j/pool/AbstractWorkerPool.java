@@ -208,7 +208,7 @@ abstract class AbstractWorkerPool implements WorkerPool {
         Objects.requireNonNull(timeout, "timeout");
         refuseWaitInsideTransition("releaseTimeout");
         release();
-        core.releaseTimeout(timeout);
+        core.awaitReleased(timeout); // closes nothing: a reboot made meanwhile on another thread stands
     }
 
     @Override

@@ -84,7 +84,13 @@ interface Core {
     /** Closes the pool and interrupts the running tasks; whether this call closed it. */
     boolean shutdownNow();
 
-    void releaseTimeout(Duration timeout) throws TimeoutException;
+    /**
+     * The wait of {@code releaseTimeout}, once the caller has released the pool: on a thread of the pool, for its
+     * other tasks but those closing it; on any other, for termination. Throws {@link TimeoutException} if that did
+     * not happen within {@code timeout}; an interrupt does not cut the wait short but is kept. It does not close
+     * the pool itself: a reboot between the release and this wait stands.
+     */
+    void awaitReleased(Duration timeout) throws TimeoutException;
 
     void reboot();
 

@@ -330,14 +330,13 @@ final class MultiPoolCore implements Core {
     }
 
     /**
-     * Releases every sub-pool at once, then waits for all of them against one deadline, so the sub-pools
-     * wind down in parallel; reports every sub-pool still alive at the deadline in one exception. An
-     * interrupt does not cut the wait short but is kept.
+     * Waits for all sub-pools, released together by the caller, against one deadline, so that they wind down in
+     * parallel; reports every sub-pool still alive at the deadline in one exception. An interrupt does not cut the
+     * wait short but is kept.
      */
     @Override
-    public void releaseTimeout(Duration timeout) throws TimeoutException {
+    public void awaitReleased(Duration timeout) throws TimeoutException {
         Objects.requireNonNull(timeout, "timeout");
-        release();
         long deadline = System.nanoTime() + PoolCore.nanos(timeout);
         List<Integer> late;
         boolean interrupted = false;

@@ -167,8 +167,8 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     private final long expiryNanos;
     private final long tickNanos;
 
-    /** This pool's mark in the lane's slot while one of its workers withdraws (see {@link SpinningWorkers}). */
-    private final Object withdrawingMark = SpinningWorkers.newWithdrawingMark();
+    /** This pool's marks in the lane's slot while one of its workers spins or withdraws (see {@link SpinningWorkers}). */
+    private final SpinningWorkers.Marks marks = SpinningWorkers.newMarks();
     private final SpinLock lock = new SpinLock();
     /** Submitters waiting for a worker, served first come, first served; guarded by the lock. */
     private final Waiters waiters = new Waiters();
@@ -367,8 +367,8 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     }
 
     @Override
-    public Object withdrawingMark() {
-        return withdrawingMark;
+    public SpinningWorkers.Marks marks() {
+        return marks;
     }
 
     @Override
@@ -466,7 +466,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         if (state == CLOSED) {
             throw new PoolClosedException();
         }
-        if (waiting == 0 && lane.tryHand(payload)) { // never past a waiting submitter
+        if (waiting == 0 && lane.tryHand(payload, this)) { // never past a waiting submitter
             return true;
         }
         final long deadline = timed ? System.nanoTime() + nanos : 0L;
@@ -510,7 +510,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
                     // free, so neither a rejection nor a wait
                     locked = false;
                     lock.unlock();
-                    if (lane.tryHand(payload)) {
+                    if (lane.tryHand(payload, this)) {
                         return true;
                     }
                     lock.lock();
@@ -1227,11 +1227,9 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         }
     }
 
-    /** Releases, then waits for termination; an interrupt does not cut the wait short but is kept. */
     @Override
-    public void releaseTimeout(Duration timeout) throws TimeoutException {
+    public void awaitReleased(Duration timeout) throws TimeoutException {
         java.util.Objects.requireNonNull(timeout, "timeout");
-        release();
         boolean done;
         boolean interrupted = false;
         long deadline = System.nanoTime() + nanos(timeout);

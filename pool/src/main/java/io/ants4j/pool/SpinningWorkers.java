@@ -19,13 +19,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Everything happens in one word, {@link #slot}, so that a hand-off moves as few cache lines as possible
  * between the submitter's core and the worker's:
  * <ul>
- * <li>{@code null}: nobody is in the lane. A worker that finishes a task enters by CAS from {@code null} to
- *     {@link #SPINNING}.</li>
- * <li>{@code SPINNING}: the one worker in the lane is free and spins on the slot. A submitter takes it by CAS
- *     from {@code SPINNING} to its payload ({@link #NULL} stands for a {@code null} payload). When its spin
- *     budget is spent the worker withdraws by CAS from {@code SPINNING} to {@link #WITHDRAWING}; exactly one of
- *     the two CASes wins, so the worker either leaves or has a payload to run, never both or neither.</li>
- * <li>{@code WITHDRAWING}: the worker in the lane has stopped spinning and is on its way to its pool's idle
+ * <li>{@code null}: nobody is in the lane. A worker that finishes a task enters by CAS from {@code null} to its
+ *     pool's {@linkplain Marks spinning mark}.</li>
+ * <li>a spinning mark ({@code SPINNING}): the one worker in the lane, of the pool the mark is of, is free and spins
+ *     on the slot. A submitter takes it by CAS from that mark to its payload ({@link #NULL} stands for a
+ *     {@code null} payload). When its spin budget is spent the worker withdraws by CAS from its spinning mark to
+ *     its pool's withdrawing mark ({@code WITHDRAWING}); exactly one of the two CASes wins, so the worker either
+ *     leaves or has a payload to run, never both or neither. Another thread may withdraw it for it the same way
+ *     ({@link #takeOutSpinner}: a task waiting for the other tasks of its pool, which an idle worker does not
+ *     run), and the worker, at its next look, finds its withdrawing mark and withdraws. Each mark names its pool in
+ *     the one word, so that whoever reads or swaps it knows whose worker it is, with no second read that the
+ *     lane changing hands in between could make stale.</li>
+ * <li>a withdrawing mark ({@code WITHDRAWING}): the worker in the lane has stopped spinning and is on its way to its pool's idle
  *     queue. It still counts as idle, and is still the one worker in the lane, until its pool, in the critical
  *     section that queues it (or hands it a waiting submitter's payload, or retires it), swaps in {@code null}
  *     ({@link #withdrawn}). So a reader holding that pool's lock sees the worker either here or past the lane,
@@ -33,20 +38,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  *     lane, with their idle queues, counts each idle worker once. A submitter's fast path treats it as
  *     {@code null}; one that holds its pool's lock and finds no other free worker hands it its payload by CAS
  *     ({@link #tryHandWithdrawing}), which the worker's swap finds: it runs that payload, not hot (its token is
- *     given back already), instead of queueing. Another thread may withdraw the spinning worker for it
- *     ({@link #takeOutSpinner}: a task waiting for the other tasks of its pool, which an idle worker does not
- *     run): it swaps {@code SPINNING} for {@link #TAKEN_OUT}, then for the mark of the worker's pool, which the
- *     worker writes in {@link #spinner} just after it enters and clears just before it leaves; whichever of the
- *     two finds {@code TAKEN_OUT} first puts the mark in, and the worker, at its next look, withdraws.</li>
+ *     given back already), instead of queueing.</li>
  * <li>anything else: the payload last handed over; the worker (still "hot", in the lane) runs it and then
- *     stores {@code SPINNING} back, or {@code null} when it leaves. A plain release store is enough: no other
- *     thread writes the slot in this state, since a submitter replaces only {@code SPINNING} or
- *     {@code WITHDRAWING} and an entering worker only {@code null}.</li>
+ *     stores its spinning mark back, or {@code null} when it leaves. A plain release store is enough: no other
+ *     thread writes the slot in this state, since the others replace only a mark and an entering worker only
+ *     {@code null}.</li>
  * </ul>
  * The slot is {@code null} only while nobody is in the lane, so no second worker can enter while one is in it,
- * and {@code SPINNING} always means that one worker: a constant serves where the worker itself would, and lets
- * a submitter try the hand-off blind, with one {@code compareAndExchange} that both takes the spinning worker
- * and, when it fails, reads the slot: one cache-line transfer where a read and then a CAS would take two.
+ * and a spinning mark always means that one worker: a pool's constant serves where the worker itself would, and
+ * lets a submitter try the hand-off blind with its own pool's mark, with one {@code compareAndExchange} that both
+ * takes the spinning worker and, when it fails, reads the slot: one cache-line transfer where a read and then a
+ * CAS would take two. Only a submitter to one sub-pool of a multi-pool that finds another sub-pool's worker
+ * spinning in their shared lane needs a second CAS, with the mark it read.
  * A submitter that finds the hot worker busy spins a little for it to come back before it takes the pool's
  * slow path (lock, idle stack, unpark), so short tasks on a busy stream are all served by one running thread.
  * Spinning adapts to the tasks' length, as HotSpot's adaptive spinning does for monitors: the first
@@ -80,24 +83,34 @@ final class SpinningWorkers {
         boolean stopsSpinning();
 
         /**
-         * What the slot holds while a worker of this pool withdraws ({@link #newWithdrawingMark}, one per pool): only
-         * a submitter of the same pool hands a payload to that worker ({@link #tryHandWithdrawing}), since it may
-         * have withdrawn to serve a submitter waiting in its pool. The default, one mark for every owner that keeps
-         * it, is for a lane no other pool shares.
+         * What the slot holds while a worker of this pool spins or withdraws ({@link #newMarks}, one per pool): a
+         * reader knows whose worker it is, and only a submitter of the same pool hands a payload to a withdrawing
+         * worker ({@link #tryHandWithdrawing}), since it may have withdrawn to serve a submitter waiting in its
+         * pool. The default, one pair for every owner that keeps it, is for a lane no other pool shares.
          */
-        default Object withdrawingMark() {
-            return SOLE_POOL_MARK;
+        default Marks marks() {
+            return SOLE_POOL_MARKS;
         }
     }
 
-    /** The {@linkplain Owner#withdrawingMark mark} of a pool that shares its lane with no other. */
-    private static final Object SOLE_POOL_MARK = new WithdrawingMark();
-
     /**
-     * What the slot holds once {@link #takeOutSpinner} has taken the spinning worker out of the lane and until its
-     * pool's mark replaces it (see {@link #WITHDRAWING}).
+     * A pool's marks in the slot: this object while one of its workers spins, {@link #withdrawing} while one
+     * withdraws.
      */
-    private static final Object TAKEN_OUT = new WithdrawingMark();
+    static final class Marks {
+        final Object withdrawing = new WithdrawingMark();
+
+        private Marks() {
+        }
+
+        @Override
+        public String toString() {
+            return "SPINNING";
+        }
+    }
+
+    /** The {@linkplain Owner#marks marks} of a pool that shares its lane with no other. */
+    private static final Marks SOLE_POOL_MARKS = new Marks();
 
     /** A pool's mark in the slot while one of its workers withdraws. */
     private static final class WithdrawingMark {
@@ -107,9 +120,9 @@ final class SpinningWorkers {
         }
     }
 
-    /** Makes a pool's {@linkplain Owner#withdrawingMark mark}. */
-    static Object newWithdrawingMark() {
-        return new WithdrawingMark();
+    /** Makes a pool's {@linkplain Owner#marks marks}. */
+    static Marks newMarks() {
+        return new Marks();
     }
 
     /** Returned to a worker that must take the slow path (revert and park). */
@@ -120,17 +133,9 @@ final class SpinningWorkers {
         }
     };
 
-    /** In the slot: the worker in the lane spins, free for a payload. */
-    private static final Object SPINNING = new Object() {
-        @Override
-        public String toString() {
-            return "SPINNING";
-        }
-    };
-
     /**
      * What {@link #spin} returns to a worker that has withdrawn and not yet reached its pool's idle queue (the slot
-     * then holds its pool's {@linkplain Owner#withdrawingMark mark}): its pool must call {@link #withdrawn}.
+     * then holds its pool's {@linkplain Marks#withdrawing withdrawing mark}): its pool must call {@link #withdrawn}.
      */
     static final Object WITHDRAWING = new Object() {
         @Override
@@ -162,7 +167,6 @@ final class SpinningWorkers {
     private static final AtomicInteger IN_LANES = new AtomicInteger();
 
     private static final VarHandle SLOT;
-    private static final VarHandle SPINNER;
 
     /** Whether the call sites are linked: no lane is made before ({@link #link}). */
     private static volatile boolean linked;
@@ -170,7 +174,6 @@ final class SpinningWorkers {
     static {
         try {
             SLOT = MethodHandles.lookup().findVarHandle(SpinningWorkers.class, "slot", Object.class);
-            SPINNER = MethodHandles.lookup().findVarHandle(SpinningWorkers.class, "spinner", Owner.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -206,7 +209,7 @@ final class SpinningWorkers {
         SpinningWorkers scratch = new SpinningWorkers(1, true);
         Owner spinning = () -> false;
         Object payload = new Object();
-        scratch.tryHand(payload); // nobody in the lane
+        scratch.tryHand(payload, spinning); // nobody in the lane
         scratch.spin(NONE, spinning); // enters, spins once, withdraws
         scratch.tryHandWithdrawing(payload, spinning);
         scratch.withdrawn(); // takes the payload handed as it withdrew
@@ -215,32 +218,24 @@ final class SpinningWorkers {
             scratch.withdrawn();
         }
         if (takeToken()) {
-            scratch.slot = SPINNING;
+            scratch.slot = SOLE_POOL_MARKS;
             scratch.leave();
         }
         scratch.slot = payload; // a hot worker busy: the submitter waits for it, in vain
-        scratch.tryHand(payload);
+        scratch.tryHand(payload, spinning);
+        scratch.slot = new Marks(); // another pool's worker spins in the shared lane: a second CAS takes it
+        scratch.tryHand(payload, spinning);
         scratch.hasSpinner();
         scratch.idleWorkers();
         scratch.isWithdrawing(spinning);
-        scratch.slot = SPINNING;
-        scratch.spinner = spinning;
-        scratch.takeOutSpinner(); // both swaps: the worker's pool known
-        scratch.slot = TAKEN_OUT;
-        if (takeToken()) {
-            scratch.withdrawTakenOut(spinning);
-        }
+        scratch.slot = SOLE_POOL_MARKS;
+        scratch.takeOutSpinner();
         scratch.withdrawn();
     }
 
-    /** {@code null}, {@link #SPINNING}, or the hot worker's payload; accessed through {@link #SLOT}. */
+    /** {@code null}, a pool's mark, or the hot worker's payload; accessed through {@link #SLOT}. */
     @SuppressWarnings("unused")
     private volatile Object slot;
-    /**
-     * The pool of the worker in the lane, written by the worker just after it entered and cleared just before
-     * the slot is; so, read after the slot, that worker's pool or {@code null}. Accessed through {@link #SPINNER}.
-     */
-    private Owner spinner;
     /** Slot reads a spinning worker makes before it withdraws: {@link #WORKER_SPINS} but in a test. */
     private final int workerSpins;
     /** Submissions left that skip spinning; a racy hint, read and written plainly. */
@@ -273,13 +268,16 @@ final class SpinningWorkers {
     /**
      * Hands {@code payload} to the spinning worker, waiting briefly for a busy hot worker to become free.
      *
+     * @param owner the submitter's pool: the hand-off is tried blind with its spinning mark, and again with the
+     *              one read when a worker of another pool sharing the lane spins
      * @return false if no worker took it: the caller takes the slow path
      */
-    boolean tryHand(Object payload) {
+    boolean tryHand(Object payload, Owner owner) {
         Object p = payload == null ? NULL : payload;
         int spins = skips > 0 ? 0 : SUBMITTER_SPINS;
-        for (Object v; (v = SLOT.compareAndExchange(this, SPINNING, p)) != SPINNING;) {
-            do {
+        Object spinning = owner.marks();
+        for (Object v; (v = SLOT.compareAndExchange(this, spinning, p)) != spinning; spinning = v) {
+            while (!(v instanceof Marks)) {
                 if (v == null || v instanceof WithdrawingMark) { // nobody in the lane, or nobody coming back to it
                     return false;
                 }
@@ -295,7 +293,8 @@ final class SpinningWorkers {
                     return false;
                 }
                 Thread.onSpinWait();
-            } while ((v = SLOT.getAcquire(this)) != SPINNING); // read while the hot worker is busy: no CAS traffic
+                v = SLOT.getAcquire(this); // read while the hot worker is busy: no CAS traffic
+            }
         }
         if (misses != 0) { // written only when it changes: the slot shares its cache line
             misses = 0;
@@ -306,7 +305,7 @@ final class SpinningWorkers {
 
     /** Returns whether a worker spins in the lane right now (a submitter about to wait retries instead). */
     boolean hasSpinner() {
-        return SLOT.getAcquire(this) == SPINNING;
+        return SLOT.getAcquire(this) instanceof Marks;
     }
 
     /**
@@ -314,7 +313,7 @@ final class SpinningWorkers {
      * under that pool's lock, staying so until the lock is released (see {@link #WITHDRAWING}).
      */
     boolean isWithdrawing(Owner owner) {
-        return slot == owner.withdrawingMark();
+        return slot == owner.marks().withdrawing;
     }
 
     /**
@@ -327,14 +326,8 @@ final class SpinningWorkers {
      * @return whether the slot changed
      */
     boolean takeOutSpinner() {
-        boolean changed = SLOT.compareAndSet(this, SPINNING, TAKEN_OUT);
-        if (slot == TAKEN_OUT) { // a volatile read: no call site to link
-            Owner owner = (Owner) SPINNER.getAcquire(this); // the worker's, or null while it has not said yet
-            if (owner != null && SLOT.compareAndSet(this, TAKEN_OUT, owner.withdrawingMark())) {
-                changed = true;
-            }
-        }
-        return changed;
+        Object v = slot; // a volatile read: no call site to link
+        return v instanceof Marks spinning && SLOT.compareAndSet(this, spinning, spinning.withdrawing);
     }
 
     /**
@@ -344,7 +337,7 @@ final class SpinningWorkers {
      */
     int idleWorkers() {
         Object v = SLOT.getAcquire(this);
-        return v == SPINNING || v instanceof WithdrawingMark ? 1 : 0;
+        return v instanceof Marks || v instanceof WithdrawingMark ? 1 : 0;
     }
 
     /**
@@ -360,39 +353,33 @@ final class SpinningWorkers {
      *         calls {@link #withdrawn} in the critical section that puts it on the idle queue
      */
     Object spin(Object last, Owner owner) {
+        Marks mine = owner.marks();
         if (last != NONE) {
-            SLOT.setRelease(this, SPINNING); // hot: it owns the slot and holds a token already
+            SLOT.setRelease(this, mine); // hot: it owns the slot and holds a token already
         } else if (!takeToken()) {
             return NONE;
-        } else if (!SLOT.compareAndSet(this, null, SPINNING)) {
+        } else if (!SLOT.compareAndSet(this, null, mine)) {
             IN_LANES.decrementAndGet();
             return NONE; // another worker is in the lane
-        } else {
-            SPINNER.setRelease(this, owner);
         }
+        Object v = mine;
         for (int i = 0; i < workerSpins && !owner.stopsSpinning(); i++) {
-            Object v = SLOT.getAcquire(this);
-            if (v != SPINNING) {
-                return v instanceof WithdrawingMark ? withdrawTakenOut(owner) : v == NULL ? null : v;
+            v = SLOT.getAcquire(this);
+            if (v != mine) {
+                break;
             }
             Thread.onSpinWait();
         }
-        if (SLOT.compareAndSet(this, SPINNING, owner.withdrawingMark())) {
+        if (v == mine && SLOT.compareAndSet(this, mine, mine.withdrawing)) {
+            v = mine.withdrawing;
+        } else if (v == mine) {
+            v = slot; // a submitter's payload, or taken out (a volatile read: no call site to link)
+        }
+        if (v == mine.withdrawing) { // withdrawn, by itself or by takeOutSpinner
             IN_LANES.decrementAndGet();
             return WITHDRAWING;
         }
-        Object v = slot; // a submitter's payload, or taken out (a volatile read: no call site to link)
-        return v instanceof WithdrawingMark ? withdrawTakenOut(owner) : v == NULL ? null : v;
-    }
-
-    /**
-     * The worker's side of {@link #takeOutSpinner}: it withdraws, and puts its pool's mark in the slot unless the
-     * taker did; returns {@link #WITHDRAWING}.
-     */
-    private Object withdrawTakenOut(Owner owner) {
-        SLOT.compareAndSet(this, TAKEN_OUT, owner.withdrawingMark());
-        IN_LANES.decrementAndGet();
-        return WITHDRAWING;
+        return v == NULL ? null : v;
     }
 
     /**
@@ -400,7 +387,6 @@ final class SpinningWorkers {
      * submitter waiting on the slow path).
      */
     void leave() {
-        SPINNER.setRelease(this, null);
         SLOT.setRelease(this, null);
         IN_LANES.decrementAndGet();
     }
@@ -414,7 +400,7 @@ final class SpinningWorkers {
      * @return false if no worker was withdrawing, or it reached its pool first
      */
     boolean tryHandWithdrawing(Object payload, Owner owner) {
-        Object mark = owner.withdrawingMark();
+        Object mark = owner.marks().withdrawing;
         return slot == mark // a (volatile) read first: most submitters find no worker of their pool withdrawing
                 && SLOT.compareAndSet(this, mark, payload == null ? NULL : payload);
     }
@@ -428,7 +414,6 @@ final class SpinningWorkers {
      * @return that payload, or {@link #NONE}
      */
     Object withdrawn() {
-        SPINNER.setRelease(this, null);
         Object v = SLOT.getAndSet(this, null);
         return v instanceof WithdrawingMark ? NONE : v == NULL ? null : v;
     }

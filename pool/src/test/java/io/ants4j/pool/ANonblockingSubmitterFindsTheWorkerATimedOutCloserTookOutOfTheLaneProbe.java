@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * the debugger of {@link AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest}, which holds the worker
  * thread {@code probe-worker-*} that enters the fast lane right after its entry CAS. A non-blocking pool of two
  * platform workers: task c calls {@code releaseTimeout(5 s)} while task r runs; the pool is rebooted; r ends, and
- * its worker w enters the lane (held there). At its deadline c's wait takes w out of the lane, not knowing its pool
- * yet (TAKEN_OUT), and times out; c's task then stays busy. With w idle ({@code idle() == 1}), a submitter s calls
+ * its worker w enters the lane (held there). At its deadline c's wait takes w out of the lane (withdrawing for its
+ * pool) and returns; c's task then stays busy. With w idle ({@code idle() == 1}), a submitter s calls
  * {@code execute}. Prints {@code C <outcome>}, {@code IDLE <n>}, {@code OUTCOME <s's outcome>}, then whether the
  * pool terminated once the debugger let w go.
  */

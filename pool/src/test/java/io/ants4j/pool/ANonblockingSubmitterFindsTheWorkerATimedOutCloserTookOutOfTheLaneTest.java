@@ -17,13 +17,13 @@ import org.junit.jupiter.api.Timeout;
  * the pool".
  *
  * <p>A task's timed {@code releaseTimeout} in a pool rebooted meanwhile takes the worker spinning in the lane out
- * of it at its deadline ({@code takeOutSpinner}). If that worker has only just entered (slot {@code SPINNING}, its
- * pool not yet written into the lane: a thread preempted there, forced here by a JDI breakpoint that holds only
- * that thread, see {@link AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest}), the slot is left at
- * {@code TAKEN_OUT}, which neither the closer's count ({@code isWithdrawing}) nor a submitter's hand-off
- * ({@code tryHand}, {@code tryHandWithdrawing}, {@code hasSpinner}) takes for a free worker, though
- * {@code idle()} does: the closer times out with no other task running, and a non-blocking pool rejects a
- * submission with {@code PoolOverloadException} while {@code idle() == 1}.
+ * of it at its deadline ({@code takeOutSpinner}), here a worker held (by a JDI breakpoint that holds only that
+ * thread, as a preemption would, see {@link AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest}) just
+ * after it entered the lane. Taken out, it is withdrawing for its pool: idle for the closer's count and for a
+ * submitter holding the pool's lock ({@code tryHandWithdrawing}). Review 46 found the lane of that time leaving such
+ * a worker in a state neither took for a free worker, though {@code idle()} did: the closer timed out with no other
+ * task running, and a non-blocking pool rejected a submission with {@code PoolOverloadException} while
+ * {@code idle() == 1}.
  */
 @Timeout(180)
 class ANonblockingSubmitterFindsTheWorkerATimedOutCloserTookOutOfTheLaneTest {
@@ -32,7 +32,7 @@ class ANonblockingSubmitterFindsTheWorkerATimedOutCloserTookOutOfTheLaneTest {
     void aNonblockingPoolAcceptsATaskWhileAWorkerTakenOutOfTheLaneIsIdle() throws Exception {
         List<String> out = AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest.runUnderDebugger(
                 ANonblockingSubmitterFindsTheWorkerATimedOutCloserTookOutOfTheLaneProbe.class,
-                AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest.ENTRY_SECOND_STEP);
+                AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest.JUST_ENTERED);
         String all = String.join("\n", out);
         assertTrue(out.contains("HELD"), "the debugger never held a worker at its lane entry:\n" + all);
         assertTrue(out.stream().anyMatch(l -> l.startsWith("IDLE 1 ")), "the worker was not idle:\n" + all);
@@ -47,7 +47,7 @@ class ANonblockingSubmitterFindsTheWorkerATimedOutCloserTookOutOfTheLaneTest {
     void aTasksTimedReleaseTimeoutReturnsOnceTheOtherTaskEndedAndItsWorkerIsIdleInTheLane() throws Exception {
         List<String> out = AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest.runUnderDebugger(
                 ANonblockingSubmitterFindsTheWorkerATimedOutCloserTookOutOfTheLaneProbe.class,
-                AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest.ENTRY_SECOND_STEP);
+                AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest.JUST_ENTERED);
         String all = String.join("\n", out);
         assertTrue(out.contains("HELD"), "the debugger never held a worker at its lane entry:\n" + all);
         assertEquals("C returned", out.stream().filter(l -> l.startsWith("C ")).findFirst().orElse("C none"),

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Run by {@link AReleaseTimeoutClosesThePoolOnceTest} in a JVM of its own, under the debugger of
  * {@link AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest}, which holds the thread {@code probe-closer}
- * in {@code AbstractWorkerPool.releaseTimeout} after its {@code release()} and before {@code core.releaseTimeout}.
+ * in {@code AbstractWorkerPool.releaseTimeout} after its {@code release()} and before {@code core.awaitReleased}.
  * That thread calls {@code releaseTimeout(1 s)} on an open pool (or multi-pool); once the pool shows closed, the
  * main thread reboots it and prints {@code OUTCOME rebooted}; the debugger then lets the closer go. Prints the
  * closer's outcome, whether the pool is closed after it, and the outcome of an {@code execute} after it.

@@ -14,11 +14,12 @@ import org.junit.jupiter.api.Timeout;
  * then waits ... On a pool already closed it only waits"; WorkerPool.release "Calling it on a closed pool does
  * nothing".
  *
- * <p>{@code AbstractWorkerPool.releaseTimeout} calls {@code release()} and then {@code core.releaseTimeout}, which
- * ({@code PoolCore} and {@code MultiPoolCore} alike) calls {@code release()} again. A {@code reboot()} on another
- * thread that comes between the two (once the pool shows closed) is undone by the second close: one
- * {@code releaseTimeout} closes the pool twice, and the reopened pool, which no later release closed, refuses
- * submissions with {@code PoolClosedException} (and this second close skips the release's JFR bookkeeping). The
+ * <p>A {@code reboot()} on another thread that comes after {@code releaseTimeout}'s close (once the pool shows
+ * closed) stands: the pool stays open and takes submissions. Review 46 found {@code AbstractWorkerPool.releaseTimeout}
+ * calling {@code release()} and then the core's {@code releaseTimeout}, which ({@code PoolCore} and
+ * {@code MultiPoolCore} alike) called {@code release()} again: one {@code releaseTimeout} closed the pool twice, the
+ * second time undoing that reboot (the reopened pool refused submissions with {@code PoolClosedException}), and the
+ * second close skipped the release's JFR bookkeeping; the core now only waits ({@code awaitReleased}). The
  * interleaving is forced by a JDI breakpoint that holds only the closing thread between the two calls, as a
  * preemption there would (harness: {@link AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest}).
  */
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.Timeout;
 class AReleaseTimeoutClosesThePoolOnceTest {
 
     /** AbstractWorkerPool.releaseTimeout's second step, after its own release(). */
-    private static final String AFTER_THE_FIRST_RELEASE = "        core.releaseTimeout(timeout);";
+    private static final String AFTER_THE_FIRST_RELEASE =
+            "        core.awaitReleased(timeout); // closes nothing: a reboot made meanwhile on another thread stands";
 
     @Test
     void aRebootAfterAReleaseTimeoutClosedThePoolIsNotUndoneByThatReleaseTimeout() throws Exception {

@@ -91,7 +91,8 @@ class AReleaseTimeoutFromATaskDoesNotWaitForAnIdleWorkerInTheLaneTest {
 
             @Override
             public void releaseTimeoutZero() throws TimeoutException, InterruptedException {
-                core.releaseTimeout(Duration.ZERO);
+                core.release();
+                core.awaitReleased(Duration.ZERO);
             }
 
             @Override

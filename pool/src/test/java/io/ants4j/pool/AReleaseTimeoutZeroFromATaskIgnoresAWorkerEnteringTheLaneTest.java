@@ -21,30 +21,30 @@ import org.junit.jupiter.api.Timeout;
  * (WorkerPool.java:78-79) "A worker that has just finished a task and spins in the pool's fast lane counts as idle";
  * review 46's brief: "a releaseTimeout(ZERO) from a task with no other task must return normally".
  *
- * <p>A worker that enters the fast lane swaps the slot from {@code null} to {@code SPINNING} and only then writes its
- * pool into the lane ({@code SpinningWorkers.spin}). A task's {@code releaseTimeout(ZERO)} that comes in between
- * takes the worker out of the lane ({@code takeOutSpinner}: {@code SPINNING -> TAKEN_OUT}) but cannot put the
- * worker's pool's mark in, since it reads no pool yet; {@code onlyClosersRunLocked} then counts the worker, idle
- * by idle()'s word, as running a task, and the call throws {@code TimeoutException}, with no other task in the pool.
- * The test forces that interleaving deterministically: the probe JVM ({@link AWorkerEnteringTheLaneProbe}) runs
- * under JDI, with a breakpoint on that write that suspends only the worker thread, as a preemption there would.
+ * <p>The worker is held (as a preemption would hold it) just after it entered the lane, before its first look at
+ * the slot, or in its spin loop (control). Review 46 found the lane of that time taking the worker's pool from a
+ * second write after the entry CAS: a {@code releaseTimeout(ZERO)} that came in between took the worker out of the
+ * lane without its pool's mark, {@code onlyClosersRunLocked} counted it as running a task, and the call threw
+ * {@code TimeoutException} with no other task in the pool (held at that write: failed for Pool and MultiPool). The
+ * entry now writes the pool's own spinning mark in its one CAS. The probe JVM ({@link AWorkerEnteringTheLaneProbe})
+ * runs under JDI, with a breakpoint that suspends only the worker thread.
  */
 @Timeout(180)
 class AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest {
 
-    /** Where a worker entering the lane writes its pool into it, the slot already {@code SPINNING}. */
-    static final String ENTRY_SECOND_STEP = "            SPINNER.setRelease(this, owner);";
-    /** Control: the spin loop's read of the slot, which a worker reaches with its pool written into the lane. */
-    static final String SPIN_LOOP_READ = "            Object v = SLOT.getAcquire(this);";
+    /** The first line after a worker's entry into the lane ({@code SpinningWorkers.spin}), before it looks at the slot. */
+    static final String JUST_ENTERED = "        Object v = mine;";
+    /** Control: the spin loop's read of the slot. */
+    static final String SPIN_LOOP_READ = "            v = SLOT.getAcquire(this);";
 
     @Test
     void aPoolsTasksReleaseTimeoutZeroReturnsWithTheOtherWorkerJustEnteringTheLane() throws Exception {
-        assertReturnsNormally("pool", ENTRY_SECOND_STEP);
+        assertReturnsNormally("pool", JUST_ENTERED);
     }
 
     @Test
     void aMultiPoolsTasksReleaseTimeoutZeroReturnsWithTheOtherSubPoolsWorkerJustEnteringTheLane() throws Exception {
-        assertReturnsNormally("multi", ENTRY_SECOND_STEP);
+        assertReturnsNormally("multi", JUST_ENTERED);
     }
 
     /** Control: the same harness, the worker held one step later (spinning, its pool known), passes. */

@@ -8,9 +8,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Run by {@link AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest} in a JVM of its own, under a
- * debugger that holds the worker thread named {@code probe-worker-*} that enters the fast lane right after its
- * entry CAS (the slot says {@code SPINNING}, the worker has not yet written its pool into the lane): the
- * interleaving an operating system may produce by preempting that thread there. A pool (or a multi-pool of two
+ * debugger that holds the worker thread named {@code probe-worker-*} that enters the fast lane at a given line
+ * (just after its entry CAS, or in its spin loop): the interleaving an operating system may produce by preempting
+ * that thread there. A pool (or a multi-pool of two
  * sub-pools of one, sharing the lane) of two platform workers: task c waits, a short task w runs on the second
  * worker and ends; once {@code idle() == 1} (w's worker in the lane), c calls {@code releaseTimeout(ZERO)}. Prints
  * {@code OUTCOME returned} or {@code OUTCOME <exception>}, then, once the debugger let the worker go, whether the

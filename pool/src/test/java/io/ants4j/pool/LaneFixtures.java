@@ -55,7 +55,7 @@ final class LaneFixtures {
         Runnable nothing = () -> { };
         eventually("the pool terminated", () -> {
             if (lane.hasSpinner()) {
-                lane.tryHand(nothing);
+                lane.tryHand(nothing, () -> false); // whichever pool's worker spins: the second CAS takes it
             }
             return terminated.getAsBoolean();
         }, state);

@@ -23,7 +23,7 @@ class SpinningWorkersTest {
     @Test
     void emptyLaneRefusesAtOnce() {
         SpinningWorkers lane = new SpinningWorkers();
-        assertFalse(lane.tryHand("x"));
+        assertFalse(lane.tryHand("x", NO_WAITERS));
         assertFalse(lane.hasSpinner());
     }
 
@@ -37,11 +37,11 @@ class SpinningWorkersTest {
         assertSame(SpinningWorkers.WITHDRAWING, lane.spin(SpinningWorkers.NONE, NO_WAITERS));
         assertFalse(lane.hasSpinner());
         assertEquals(1, lane.idleWorkers(), "the withdrawing worker");
-        assertFalse(lane.tryHand("x"));
+        assertFalse(lane.tryHand("x", NO_WAITERS));
         assertSame(SpinningWorkers.NONE, lane.spin(SpinningWorkers.NONE, NO_WAITERS), "a second worker entered");
         lane.withdrawn();
         assertEquals(0, lane.idleWorkers());
-        assertFalse(lane.tryHand("x"));
+        assertFalse(lane.tryHand("x", NO_WAITERS));
     }
 
     /**
@@ -73,9 +73,9 @@ class SpinningWorkersTest {
         int accepted = 0;
         int acceptedNulls = 0;
         for (int i = 0; i < n; i++) {
-            if (lane.tryHand(i)) {
+            if (lane.tryHand(i, NO_WAITERS)) {
                 accepted++;
-                if (lane.tryHand(null)) {
+                if (lane.tryHand(null, NO_WAITERS)) {
                     acceptedNulls++;
                 }
             } else {
@@ -171,7 +171,7 @@ class SpinningWorkersTest {
 
         int[] skipsAfterEachCall = {0, 0, 1, 0, 3, 2, 1, 0, 7};
         for (int expected : skipsAfterEachCall) {
-            assertFalse(lane.tryHand("refused"));
+            assertFalse(lane.tryHand("refused", NO_WAITERS));
             assertEquals(expected, lane.skipsLeft());
         }
 
@@ -180,7 +180,7 @@ class SpinningWorkersTest {
         assertEquals(0, lane.skipsLeft());
 
         for (int expected : new int[] {0, 0, 1}) { // the count started over
-            assertFalse(lane.tryHand("refused"));
+            assertFalse(lane.tryHand("refused", NO_WAITERS));
             assertEquals(expected, lane.skipsLeft());
         }
         lane.leave();
@@ -250,7 +250,7 @@ class SpinningWorkersTest {
 
     /**
      * {@code takeOutSpinner} withdraws the spinning worker for it: the worker then counts as withdrawing for its own
-     * pool (its pool's mark, which only that pool's submitter may hand a payload to), no fast-path submitter
+     * pool at once (its pool's mark, which only that pool's submitter may hand a payload to), no fast-path submitter
      * hands it a payload, and the worker, still spinning, withdraws at its next look; once its pool has it back
      * the lane is empty and the budget token is given back.
      */
@@ -258,7 +258,7 @@ class SpinningWorkersTest {
     void aSpinnerTakenOutOfTheLaneWithdrawsForItsOwnPoolAndTakesNoPayload() throws Exception {
         TestSupport.eventually("earlier tests' workers have left their lanes", () -> SpinningWorkers.inLanes() == 0);
         SpinningWorkers lane = new SpinningWorkers(Integer.MAX_VALUE);
-        Object mark = SpinningWorkers.newWithdrawingMark();
+        SpinningWorkers.Marks marks = SpinningWorkers.newMarks();
         SpinningWorkers.Owner pool = new SpinningWorkers.Owner() {
             @Override
             public boolean stopsSpinning() {
@@ -266,8 +266,8 @@ class SpinningWorkersTest {
             }
 
             @Override
-            public Object withdrawingMark() {
-                return mark;
+            public SpinningWorkers.Marks marks() {
+                return marks;
             }
         };
         SpinningWorkers.Owner otherPool = () -> false;
@@ -275,11 +275,11 @@ class SpinningWorkersTest {
         Thread worker = Thread.ofPlatform().start(() -> got.set(lane.spin(SpinningWorkers.NONE, pool)));
         TestSupport.eventually("the worker spins", lane::hasSpinner);
         assertTrue(lane.takeOutSpinner());
-        TestSupport.eventually("withdrawing for its pool", () -> lane.isWithdrawing(pool)); // the worker's mark
+        assertTrue(lane.isWithdrawing(pool), "withdrawing for its pool at once, the worker not yet looking");
         assertFalse(lane.isWithdrawing(otherPool));
         assertFalse(lane.hasSpinner());
         assertEquals(1, lane.idleWorkers());
-        assertFalse(lane.tryHand("x"), "a fast-path hand-off to a worker taken out of the lane");
+        assertFalse(lane.tryHand("x", NO_WAITERS), "a fast-path hand-off to a worker taken out of the lane");
         assertFalse(lane.tryHandWithdrawing("y", otherPool), "another pool's submitter handed it a payload");
         assertFalse(lane.takeOutSpinner(), "nothing left to take out");
         worker.join(TestSupport.WAIT.toMillis());
@@ -307,7 +307,7 @@ class SpinningWorkersTest {
             Integer payload = round;
             Thread submitter = Thread.ofPlatform().start(() -> {
                 await(go);
-                handed.set(lane.tryHand(payload));
+                handed.set(lane.tryHand(payload, NO_WAITERS));
             });
             go.countDown();
             boolean takenOut = lane.takeOutSpinner();
@@ -334,7 +334,7 @@ class SpinningWorkersTest {
             AtomicReference<Object> got = new AtomicReference<>();
             Thread t = Thread.ofPlatform().start(() -> got.set(lane.spin(SpinningWorkers.NONE, NO_WAITERS)));
             boolean handed = false;
-            while (t.isAlive() && !(handed = lane.tryHand(payload))) {
+            while (t.isAlive() && !(handed = lane.tryHand(payload, NO_WAITERS))) {
                 Thread.onSpinWait();
             }
             assertTrue(t.join(TestSupport.WAIT), "the worker never returned from spin");

@@ -104,7 +104,8 @@ public final class FrayPoolCore {
 
     /** {@link Pool#releaseTimeout}: from a task, waits for the other tasks but those closing the pool. */
     public void releaseTimeout(Duration timeout) throws TimeoutException {
-        core.releaseTimeout(timeout);
+        core.release();
+        core.awaitReleased(timeout);
     }
 
     /** Opens the released pool again ({@link Pool#reboot}). */
