@@ -83,6 +83,49 @@ class ACondWaitWhoseRelockThrowsKeepsTheInterruptTest {
                 + " with the interrupt status cleared: the interrupt is lost");
     }
 
+    /**
+     * The same with this library's locks only: a Cond over an {@link RWMutex}'s read lock (Cond "works over any
+     * lock"), whose {@code lock()} throws {@code Error("Maximum lock count exceeded")} at 2^30 - 1 read holds
+     * (RWMutex.java:47-50). The waiter's read hold is released as it waits; read holds are taken up to the maximum
+     * meanwhile; the waiter is interrupted, and its relock throws that Error (passed on as it is, as documented) with
+     * the interrupt status cleared. (About 5 s to take the holds.)
+     */
+    @org.junit.jupiter.api.Test
+    void anInterruptedWaitOverAnRWMutexReadLockAtItsMaximumKeepsTheInterruptStatus() throws Exception {
+        RWMutex rw = new RWMutex();
+        Lock read = rw.readLock();
+        Cond cond = new Cond(read);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        AtomicBoolean statusAfter = new AtomicBoolean();
+        Thread waiter = Thread.ofPlatform().start(() -> {
+            read.lock();
+            try {
+                cond.await();
+            } catch (Throwable t) {
+                thrown.set(t);
+            } finally {
+                statusAfter.set(Thread.currentThread().isInterrupted());
+            }
+        });
+        Threads.until("the waiter waits with its read hold released", () -> rw.readers() == 0 && waiterParked(waiter));
+        Error max = null;
+        try {
+            while (read.tryLock()) {
+                // read holds up to the maximum
+            }
+        } catch (Error e) {
+            max = e;
+        }
+        assertSame(Error.class, max == null ? null : max.getClass(), "the read holds did not reach the maximum: " + max);
+        waiter.interrupt();
+        waiter.join(TimeUnit.SECONDS.toMillis(20));
+        assertFalse(waiter.isAlive(), "the waiter still waits");
+        assertSame(Error.class, thrown.get() == null ? null : thrown.get().getClass(),
+                "the relock's Error is passed on as documented: " + thrown.get());
+        assertTrue(statusAfter.get(), "Cond.await over an RWMutex read lock consumed the interrupt, then threw the "
+                + "relock's " + thrown.get() + " with the interrupt status cleared: the interrupt is lost");
+    }
+
     private static boolean waiterParked(Thread t) {
         Thread.State s = t.getState();
         return s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
