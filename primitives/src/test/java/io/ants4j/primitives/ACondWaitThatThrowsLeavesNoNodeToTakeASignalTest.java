@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Cond.java:31-35: "Wake-ups are never lost. [...] Either way exactly one waiter consumes each signal that found
- * one"; Cond.java:99-110 (await): "@throws IllegalMonitorStateException (or whatever the lock's unlock throws) [...];
+ * Cond.java:40-44: "Wake-ups are never lost. [...] Either way exactly one waiter consumes each signal that found
+ * one"; Cond.java:101-111 (await): "@throws IllegalMonitorStateException (or whatever the lock's unlock throws) [...];
  * the thread is then not left waiting and its holds are unchanged. What the unlock [...] of a ReentrantLock [...]
  * throws after it released the lock (failing to wake one of its waiters) is thrown with the lock held again"; "The
  * lock is taken again with its own lock(): an OutOfMemoryError from it is retried until memory is found, but anything

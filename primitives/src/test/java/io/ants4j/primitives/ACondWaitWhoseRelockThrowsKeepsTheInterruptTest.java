@@ -15,10 +15,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Interrupts.java:3-7: "How an interruptible wait of the primitives reports an interrupt: with an
+ * Interrupts.java:4-7: "How an interruptible wait of the primitives reports an interrupt: with an
  * InterruptedException, the thread's interrupt status cleared [...]; and, on a heap with no room for that exception,
  * with the OutOfMemoryError, the interrupt status still set, so that the caller can still see the interrupt";
- * Cond.java:92-93 "@throws InterruptedException if the thread is interrupted before being signalled"; Cond.java:105-110
+ * Cond.java:99-100 "@throws InterruptedException if the thread is interrupted before being signalled"; Cond.java:107-111
  * "The lock is taken again with its own lock(): [...] anything else it throws is thrown as it is". The review brief's
  * "interrupts leaking or lost"; and the rule the other waits follow when something throws after their wait consumed
  * an interrupt (Mutex.acquire around resign(), RWMutex.sleep around leave(), WeightedSemaphore.await around grant(),
@@ -86,7 +86,7 @@ class ACondWaitWhoseRelockThrowsKeepsTheInterruptTest {
     /**
      * The same with this library's locks only: a Cond over an {@link RWMutex}'s read lock (Cond "works over any
      * lock"), whose {@code lock()} throws {@code Error("Maximum lock count exceeded")} at 2^30 - 1 read holds
-     * (RWMutex.java:47-50). The waiter's read hold is released as it waits; read holds are taken up to the maximum
+     * (RWMutex.java:48-51). The waiter's read hold is released as it waits; read holds are taken up to the maximum
      * meanwhile; the waiter is interrupted, and its relock throws that Error (passed on as it is, as documented) with
      * the interrupt status cleared. (About 5 s to take the holds.)
      */

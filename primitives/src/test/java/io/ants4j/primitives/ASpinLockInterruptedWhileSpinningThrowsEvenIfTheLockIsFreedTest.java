@@ -11,11 +11,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * SpinLock.java:177-182, {@link SpinLock#lockInterruptibly()}: "Acquires the lock unless the current thread is
+ * SpinLock.java:168-171, {@link SpinLock#lockInterruptibly()}: "Acquires the lock unless the current thread is
  * interrupted, in which case it stops spinning and throws. [...] @throws InterruptedException if the current thread
- * is interrupted before or while spinning"; SpinLock.java:198-199 {@link SpinLock#tryLock(long, TimeUnit)} the same
+ * is interrupted before or while spinning"; SpinLock.java:198 {@link SpinLock#tryLock(long, TimeUnit)} the same
  * ("@throws InterruptedException if the current thread is interrupted before or while spinning"). Unlike
- * {@link Mutex#lockInterruptibly()} (Mutex.java:33-36, 181-183), no exception is documented for a lock that comes
+ * {@link Mutex#lockInterruptibly()} (Mutex.java:33-37, 181-183), no exception is documented for a lock that comes
  * free after the interrupt, and {@code ReentrantLock} (AQS: the interrupt is checked right after the park, before
  * the next attempt) throws then.
  *

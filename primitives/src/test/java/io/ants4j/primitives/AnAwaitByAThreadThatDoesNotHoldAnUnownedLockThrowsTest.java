@@ -12,10 +12,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Cond.java:99-104, {@link Cond#await()} (and {@code await(timeout)} "as await()"): "@throws
+ * Cond.java:101-104, {@link Cond#await()} (and {@code await(timeout)} "as await()"): "@throws
  * IllegalMonitorStateException (or whatever the lock's unlock throws) if the calling thread does not hold the lock
- * [...]; the thread is then not left waiting and its holds are unchanged"; SpinLock.java:226-228 and
- * Mutex.java:262-264, newCondition: "Signalling does not require holding the lock; awaiting does"; and
+ * [...]; the thread is then not left waiting and its holds are unchanged"; SpinLock.java:226-227 and
+ * Mutex.java:269-271, newCondition: "Signalling does not require holding the lock; awaiting does"; and
  * {@link java.util.concurrent.locks.Lock#newCondition()}: "Before waiting on the condition the lock must be held by
  * the current thread."
  *
