@@ -101,14 +101,19 @@ public final class Cond {
      * @throws IllegalMonitorStateException (or whatever the lock's {@code unlock} throws) if the
      *     calling thread does not hold the lock, or holds a {@link ReentrantLock} or a
      *     {@link ReentrantReadWriteLock}'s write lock more than once; the thread is then not left
-     *     waiting and its holds are unchanged. What the {@code unlock} of this library's locks, of a
+     *     waiting and its holds are unchanged. This library's locks ({@link SpinLock}, {@link Mutex},
+     *     {@link RWMutex}'s write lock) record no owner: their {@code unlock} refuses only a lock that
+     *     nobody holds, so a thread that awaits while another thread holds one is not detected; its
+     *     await releases that hold, as its {@code unlock()} would, and returns holding the lock. What
+     *     the {@code unlock} of this library's locks, of a
      *     {@code ReentrantLock} or of a {@code ReentrantReadWriteLock}'s write lock throws after it
      *     released the lock (failing to wake one of its waiters) is thrown with the lock held again
      * @throws OutOfMemoryError (or any other error) if the wait cannot be set up or continued; the
      *     lock is held again and the thread is not left waiting, so a caller's {@code finally} can
      *     restore its state and release the lock. The lock is taken again with its own
      *     {@code lock()}: an {@code OutOfMemoryError} from it is retried until memory is found, but
-     *     anything else it throws is thrown as it is, and the lock is then not held
+     *     anything else it throws is thrown as it is, and the lock is then not held (an interrupt
+     *     the wait had taken in is set again, and the thread is not left waiting)
      */
     public void await() throws InterruptedException {
         Interrupts.throwIfInterrupted();
@@ -190,21 +195,35 @@ public final class Cond {
         try {
             lock.unlock();
         } catch (RuntimeException | Error e) {
-            if (releasedBefore(e, holds)) {
-                relock();
+            boolean released = releasedBefore(e, holds);
+            try {
+                leaveWithoutWaiting(w); // first: a relock that throws must leave no node to take a signal
+            } finally {
+                if (released) {
+                    relock();
+                }
             }
-            leaveWithoutWaiting(w);
             throw e;
         }
         int outcome;
         try {
             outcome = queue.await(w, interruptible, timed, deadline);
-        } catch (Throwable t) { // e.g. no memory to park a virtual thread: relock, leave, pass a signal on
-            relock(); // first, where the failed wait left the most stack free
-            leaveWithoutWaiting(w);
+        } catch (Throwable t) { // e.g. no memory to park a virtual thread: leave, pass a signal on, relock
+            try {
+                leaveWithoutWaiting(w);
+            } finally {
+                relock();
+            }
             throw t;
         }
-        relock();
+        try {
+            relock();
+        } catch (Throwable t) {
+            if (outcome == WaitQueue.INTERRUPTED) { // the wait consumed it: the relock's throwable must not lose it
+                Thread.currentThread().interrupt();
+            }
+            throw t;
+        }
         return outcome;
     }
 

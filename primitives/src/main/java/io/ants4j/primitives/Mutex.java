@@ -268,7 +268,8 @@ public final class Mutex implements Lock {
     /**
      * Returns a new {@link Condition} bound to this lock, implemented by {@link Cond}: waiters
      * wake in FIFO order and never spuriously. Signalling does not require holding the lock;
-     * awaiting does.
+     * awaiting does (a thread that does not hold it is not detected: the lock has no owner, see
+     * {@link Cond#await()}).
      *
      * @return a new condition for this lock
      */

@@ -224,7 +224,8 @@ public final class SpinLock implements Lock {
     /**
      * Returns a new {@link Condition} bound to this lock, implemented by {@link Cond}: waiters
      * wake in FIFO order and never spuriously. As with {@code Cond}, signalling does not require
-     * holding the lock; awaiting does.
+     * holding the lock; awaiting does (a thread that does not hold it is not detected: the lock has
+     * no owner, see {@link Cond#await()}).
      *
      * @return a new condition for this lock
      */
@@ -284,12 +285,12 @@ public final class SpinLock implements Lock {
     /** The backoff loop of the interruptible and timed acquisitions; returns false on timeout. */
     private boolean spin(long deadline, boolean timed) throws InterruptedException {
         int backoff = 1;
-        while (!tryLock()) {
-            Interrupts.throwIfInterrupted();
+        while (!tryLock()) { // the caller has checked the interrupt status before its first attempt
             if (timed && deadline - System.nanoTime() <= 0L) {
                 return false;
             }
             backoff = backOff(backoff, true, timed, deadline);
+            Interrupts.throwIfInterrupted(); // before the next attempt, as AQS checks after its park
         }
         return true;
     }

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>The interleaving, forced deterministically in the spinning thread itself: the waiter spins on a held lock; the
  * interrupt arrives while it yields in its backoff (the first {@code isInterrupted()} call made from
- * {@code backOff}); the holder then releases the lock before the waiter's next attempt. The backoff's new
- * interrupt check breaks out of the yields, and the loop makes its next {@code tryLock()} before it looks at the
- * interrupt status: the call returns normally, holding the lock, the interrupt only left in the status.
+ * {@code backOff}); the holder then releases the lock before the waiter's next attempt. The waiter throws. Review 47
+ * found the loop making its next {@code tryLock()} before it looked at the interrupt status: the call returned
+ * normally, holding the lock, the interrupt only left in the status.
  */
 @Timeout(60)
 class ASpinLockInterruptedWhileSpinningThrowsEvenIfTheLockIsFreedTest {

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * an interrupt or their deadline): passing controls, on platform and virtual threads.
  */
 @Timeout(120)
-class Review47SpinLockProbesTest {
+class SpinLockWaitEdgesOnPlatformAndVirtualThreadsTest {
 
     /** "A timeout of zero or less makes a single attempt": no wait on a held lock, the lock on a free one. */
     @ParameterizedTest(name = "virtual={0}")
