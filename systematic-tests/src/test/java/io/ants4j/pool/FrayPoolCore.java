@@ -62,6 +62,16 @@ public final class FrayPoolCore {
     }
 
     /** Submits {@code task} as {@link Pool#execute} does: blocks while every worker is busy. */
+    /**
+     * Two pools of {@code capacity} sharing one fast lane, as the sub-pools of a {@code MultiPool} do (each with its
+     * own withdrawing mark), on the default spin budget; each closes on its own.
+     */
+    public static FrayPoolCore[] twoSharingALane(int capacity, ThreadFactory threads) {
+        SpinningWorkers lane = new SpinningWorkers();
+        return new FrayPoolCore[] {new FrayPoolCore(capacity, Duration.ofSeconds(1), threads, false, lane),
+                new FrayPoolCore(capacity, Duration.ofSeconds(1), threads, false, lane)};
+    }
+
     public void execute(Runnable task) {
         if (!core.dispatch(task, false, 0L)) {
             throw new AssertionError("an untimed dispatch returned false");
