@@ -1,0 +1,73 @@
+package io.ants4j.pool;
+
+/**
+ * A pool's fast lane ({@link SpinningWorkers}) for the Fray tests, opened to the test package: one lane, one
+ * owner whose worker yields at every look at the slot (a scheduling point, so that Fray may run another thread at
+ * any spin: the lane's own spin-wait is none), on a small spin budget.
+ */
+public final class FrayLane {
+    /** What {@link #spin} returns to a worker that spun in vain or was taken out of the lane. */
+    public static final Object WITHDRAWING = SpinningWorkers.WITHDRAWING;
+    /** What {@link #spin} returns to a worker that could not enter the lane. */
+    public static final Object NONE = SpinningWorkers.NONE;
+
+    private final SpinningWorkers lane;
+    private final SpinningWorkers.Owner owner;
+
+    private FrayLane(int workerSpins) {
+        this.lane = new SpinningWorkers(workerSpins);
+        Object mark = SpinningWorkers.newWithdrawingMark();
+        this.owner = new SpinningWorkers.Owner() {
+            @Override
+            public boolean stopsSpinning() {
+                Thread.yield();
+                return false;
+            }
+
+            @Override
+            public Object withdrawingMark() {
+                return mark;
+            }
+        };
+    }
+
+    /** A lane whose worker spins {@code workerSpins} times before it withdraws. */
+    public static FrayLane withSpins(int workerSpins) {
+        return new FrayLane(workerSpins);
+    }
+
+    /** The worker's side: enters the lane and spins; the payload handed to it, {@link #WITHDRAWING} or {@link #NONE}. */
+    public Object spin() {
+        return lane.spin(SpinningWorkers.NONE, owner);
+    }
+
+    /** A task waiting for the other tasks of its pool takes the spinning worker out of the lane. */
+    public boolean takeOutSpinner() {
+        return lane.takeOutSpinner();
+    }
+
+    /** Whether the worker in the lane is the owner's, withdrawing to its idle queue. */
+    public boolean isWithdrawing() {
+        return lane.isWithdrawing(owner);
+    }
+
+    /** A submitter's fast path. */
+    public boolean tryHand(Object payload) {
+        return lane.tryHand(payload);
+    }
+
+    /** The pool's side once a worker returned {@link #WITHDRAWING}: frees the lane; a payload handed meanwhile, or {@link #NONE}. */
+    public Object withdrawn() {
+        return lane.withdrawn();
+    }
+
+    /** A worker that ran a payload from the lane (hot) leaves it. */
+    public void leave() {
+        lane.leave();
+    }
+
+    /** Workers in a lane now, over the JVM. */
+    public static int inLanes() {
+        return SpinningWorkers.inLanes();
+    }
+}

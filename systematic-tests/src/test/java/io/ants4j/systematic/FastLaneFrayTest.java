@@ -1,0 +1,75 @@
+package io.ants4j.systematic;
+
+import static io.ants4j.systematic.FrayThreads.join;
+import static io.ants4j.systematic.FrayThreads.start;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.pool.FrayLane;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.core.command.SystemTimeDelegateType;
+import org.pastalab.fray.core.scheduler.RandomScheduler;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.FrayTest;
+
+/**
+ * The pool's fast lane on its own ({@code SpinningWorkers}, through {@link FrayLane}), explored by Fray with a
+ * worker that yields at every look at the slot: the pool's tests meet a worker spinning in the lane only at the
+ * scheduling points around its spins (the lane's loop has none), so a state the worker holds for one spin is out
+ * of their reach.
+ */
+@ExtendWith(FrayTestExtension.class)
+class FastLaneFrayTest {
+    /**
+     * {@code SpinningWorkers.takeOutSpinner}: "Takes the worker spinning in the lane out of it, as if its spin
+     * budget were spent: from then on it is withdrawing (idle, on its way to its pool's idle queue), and no
+     * submitter's fast path hands it a payload"; a submitter's hand-off and the take-out exclude each other
+     * ("exactly one of the two CASes wins, so the worker either leaves or has a payload to run"). A worker spins
+     * (four looks, each a scheduling point), a taker takes it out and a submitter tries to hand it a task, in any
+     * order: a take-out that changed the slot leaves the worker withdrawing at once (PoolCore.awaitOnlyClosers
+     * counts it idle on the strength of that, re-checking right after the take-out); never both the take-out and
+     * the hand-off; the worker runs the task exactly when it was handed, and returns WITHDRAWING when taken out;
+     * the lane ends empty with its token given back (coverage review 11, mutant LN-T: takeOutSpinner without
+     * its second step, leaving TAKEN_OUT in the slot until the worker looks, survived every pool Fray test,
+     * 3,000 iterations of aTasksReleaseTimeoutZeroWaitsForNoIdleWorkerButForEveryAcceptedTask included).
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aSpinnerTakenOutIsWithdrawingAtOnceAndTakesNoPayload() throws Exception {
+        int inLanesBefore = FrayLane.inLanes();
+        FrayLane lane = FrayLane.withSpins(4);
+        AtomicReference<Object> got = new AtomicReference<>();
+        AtomicBoolean takenOut = new AtomicBoolean();
+        AtomicBoolean handed = new AtomicBoolean();
+        AtomicReference<String> wrong = new AtomicReference<>();
+        Thread worker = start("worker", () -> got.set(lane.spin()));
+        Thread taker = start("taker", () -> {
+            if (lane.takeOutSpinner()) {
+                takenOut.set(true);
+                if (!lane.isWithdrawing()) {
+                    wrong.set("takeOutSpinner changed the slot, yet the worker is not withdrawing");
+                }
+            }
+        });
+        Thread submitter = start("submitter", () -> handed.set(lane.tryHand("task")));
+        join(worker, taker, submitter);
+        assertTrue(wrong.get() == null, wrong::get);
+        assertFalse(takenOut.get() && handed.get(), "the worker was taken out and handed a task");
+        Object r = got.get();
+        assertEquals(handed.get(), "task".equals(r), () -> "handed " + handed.get() + ", the worker got " + r);
+        if (takenOut.get()) {
+            assertSame(FrayLane.WITHDRAWING, r, () -> "taken out, the worker got " + r);
+        }
+        if (r == FrayLane.WITHDRAWING) {
+            assertSame(FrayLane.NONE, lane.withdrawn(), "a payload reached a withdrawing worker");
+        } else if ("task".equals(r)) {
+            lane.leave();
+        }
+        assertEquals(inLanesBefore, FrayLane.inLanes(), "a lane token was not given back");
+    }
+}
