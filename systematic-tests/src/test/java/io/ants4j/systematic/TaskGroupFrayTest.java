@@ -727,6 +727,46 @@ class TaskGroupFrayTest {
     }
 
     /**
+     * Any negative limit means none, on a new group and by setLimit (TaskGroup: "As in errgroup, a negative limit
+     * means none"; create: "negative: no limit"; setLimit: "negative means no limit ... Submitters waiting in go
+     * that fit the new limit are let in at once"). A group made with limit -2: s1 and s2 submit racing, both are
+     * let in and their tasks run at once. After the round, setLimit(0) holds s3 and s4 back (tryGo refused), and
+     * setLimit(Integer.MIN_VALUE), racing a tryGo, lets both in while their tasks run together. (Coverage review
+     * 11, mutant TG-N: TaskSlots taking only -1 for "none", the other negatives kept as limits that let nobody in:
+     * every test used -1, and no unit test either.)
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anyNegativeLimitMeansNone() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(-2, PLATFORM_THREADS);
+        CountDownLatch firstEnd = new CountDownLatch(1);
+        Thread s1 = start("s1", () -> group.go(holding(Integer.MAX_VALUE, firstEnd, "s1")));
+        Thread s2 = start("s2", () -> group.go(holding(Integer.MAX_VALUE, firstEnd, "s2")));
+        join(s1, s2);
+        until("s1's and s2's tasks run at once", () -> running.get() == 2);
+        firstEnd.countDown();
+        assertEquals(List.of("s1", "s2"), group.await().stream().sorted().toList());
+        group.setLimit(0);
+        CountDownLatch secondEnd = new CountDownLatch(1);
+        Thread s3 = start("s3", () -> group.go(holding(Integer.MAX_VALUE, secondEnd, "s3")));
+        untilParked(s3);
+        Thread s4 = start("s4", () -> group.go(holding(Integer.MAX_VALUE, secondEnd, "s4")));
+        untilParked(s4);
+        assertTrue(group.tryGo(holding(Integer.MAX_VALUE, secondEnd, "never")).isEmpty(), "tryGo got in on limit 0");
+        AtomicReference<Boolean> tried = new AtomicReference<>();
+        Thread t = start("tryGo", () -> tried.set(group.tryGo(holding(Integer.MAX_VALUE, secondEnd, "t")).isPresent()));
+        group.setLimit(Integer.MIN_VALUE);
+        join(s3, s4, t);
+        int expected = Boolean.TRUE.equals(tried.get()) ? 3 : 2;
+        until("the tasks let in by setLimit(MIN_VALUE) run at once", () -> running.get() == expected);
+        secondEnd.countDown();
+        assertEquals(expected == 3 ? List.of("s3", "s4", "t") : List.of("s3", "s4"),
+                group.await().stream().sorted().toList());
+        group.close();
+    }
+
+    /**
      * An executor that starts the task and then throws: go throws RejectedExecutionException, and the task is
      * part of the group exactly when it had started: then it holds its slot until it returns and await reports
      * its result; otherwise it never runs, its slot is free at once and await does not report it. Whoever
