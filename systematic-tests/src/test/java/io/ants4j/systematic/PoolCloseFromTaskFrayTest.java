@@ -379,6 +379,43 @@ class PoolCloseFromTaskFrayTest {
     }
 
     /**
+     * {@code releaseTimeout(ZERO)} from the only task of a pool whose other worker is idle (in the fast lane, spinning
+     * or withdrawing, or on the idle queue) returns normally (WorkerPool.releaseTimeout: on a worker thread it waits
+     * "for the other tasks but those closing the pool"; WorkerPool.idle: a worker spinning in the lane is idle).
+     * aTasksReleaseTimeoutZeroWaitsForNoIdleWorkerButForEveryAcceptedTask with its submitter left out: c and the
+     * spinner are the only threads that move, so that a schedule in which the spinner, stopped at its withdrawing
+     * CAS, stays there through c's release and c's look (PoolCore.awaitOnlyClosers then takes it out of the lane
+     * and counts it idle at once) is not rare. (Coverage review 11, mutant LN-B: awaitOnlyClosers without its look
+     * right after the take-out, so that a worker that withdrew as it was taken out is waited for: caught at
+     * iteration 26, where the 11 other tests of the class, the one above included, passed; mutant LN-T passed
+     * this test's 300 iterations: FastLaneFrayTest catches it.)
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void theOnlyTasksReleaseTimeoutZeroReturnsWithTheOtherWorkerIdleInTheLane() throws Exception {
+        FrayPoolCore pool = FrayPoolCore.openWithShortSpins(2, 8, PoolTasks.PLATFORM_WORKERS);
+        AtomicBoolean wEnded = new AtomicBoolean();
+        AtomicReference<String> cOutcome = new AtomicReference<>();
+        CountDownLatch cDone = new CountDownLatch(1);
+        pool.execute(() -> { // c
+            try {
+                until("w's worker idle", () -> wEnded.get() && pool.idle() == 1);
+                pool.releaseTimeout(java.time.Duration.ZERO);
+                cOutcome.set("returned");
+            } catch (java.util.concurrent.TimeoutException e) {
+                cOutcome.set("timed out: " + pool);
+            } finally {
+                cDone.countDown();
+            }
+        });
+        pool.execute(() -> wEnded.set(true)); // w, after c: its worker then spins in the lane
+        assertTrue(cDone.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertTrue("returned".equals(cOutcome.get()), () -> "releaseTimeout(ZERO) from the only task " + cOutcome.get());
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS), pool::toString);
+    }
+
+    /**
      * A task's {@code releaseTimeout} waits for every other task of its own pool though a worker of another pool
      * sharing the fast lane is idle there (WorkerPool.releaseTimeout: "on a worker thread, for the other tasks but
      * those closing the pool"; SpinningWorkers: a pool's withdrawing mark is its own, and
