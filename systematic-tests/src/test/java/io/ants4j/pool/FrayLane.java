@@ -16,7 +16,7 @@ public final class FrayLane {
 
     private FrayLane(int workerSpins) {
         this.lane = new SpinningWorkers(workerSpins);
-        Object mark = SpinningWorkers.newWithdrawingMark();
+        SpinningWorkers.Marks marks = SpinningWorkers.newMarks();
         this.owner = new SpinningWorkers.Owner() {
             @Override
             public boolean stopsSpinning() {
@@ -25,8 +25,8 @@ public final class FrayLane {
             }
 
             @Override
-            public Object withdrawingMark() {
-                return mark;
+            public SpinningWorkers.Marks marks() {
+                return marks;
             }
         };
     }
@@ -53,7 +53,7 @@ public final class FrayLane {
 
     /** A submitter's fast path. */
     public boolean tryHand(Object payload) {
-        return lane.tryHand(payload);
+        return lane.tryHand(payload, owner);
     }
 
     /** The pool's side once a worker returned {@link #WITHDRAWING}: frees the lane; a payload handed meanwhile, or {@link #NONE}. */

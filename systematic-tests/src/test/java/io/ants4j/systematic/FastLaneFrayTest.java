@@ -33,9 +33,10 @@ class FastLaneFrayTest {
      * order: a take-out that changed the slot leaves the worker withdrawing at once (PoolCore.awaitOnlyClosers
      * counts it idle on the strength of that, re-checking right after the take-out); never both the take-out and
      * the hand-off; the worker runs the task exactly when it was handed, and returns WITHDRAWING when taken out;
-     * the lane ends empty with its token given back (coverage review 11, mutant LN-T: takeOutSpinner without
-     * its second step, leaving TAKEN_OUT in the slot until the worker looks, survived every pool Fray test,
-     * 3,000 iterations of aTasksReleaseTimeoutZeroWaitsForNoIdleWorkerButForEveryAcceptedTask included).
+     * the lane ends empty with its token given back (coverage review 11, mutant LN-T on the lane of that time:
+     * takeOutSpinner without the second of its two steps, leaving a mark of no pool in the slot until the worker
+     * looked, survived every pool Fray test, 3,000 iterations of
+     * aTasksReleaseTimeoutZeroWaitsForNoIdleWorkerButForEveryAcceptedTask included; killed here at iteration 11).
      */
     @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
