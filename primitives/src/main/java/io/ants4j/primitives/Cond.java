@@ -101,7 +101,8 @@ public final class Cond {
      * @throws IllegalMonitorStateException (or whatever the lock's {@code unlock} throws) if the
      *     calling thread does not hold the lock, or holds a {@link ReentrantLock} or a
      *     {@link ReentrantReadWriteLock}'s write lock more than once; the thread is then not left
-     *     waiting and its holds are unchanged. This library's locks ({@link SpinLock}, {@link Mutex},
+     *     waiting and its holds are unchanged (if passing on a signal it took meanwhile fails, waking
+     *     the next waiter, that failure is attached to this exception as suppressed). This library's locks ({@link SpinLock}, {@link Mutex},
      *     {@link RWMutex}'s write lock) record no owner: their {@code unlock} refuses only a lock that
      *     nobody holds, so a thread that awaits while another thread holds one is not detected; its
      *     await releases that hold, as its {@code unlock()} would, and returns holding the lock. What
@@ -197,7 +198,7 @@ public final class Cond {
         } catch (RuntimeException | Error e) {
             boolean released = releasedBefore(e, holds);
             try {
-                leaveWithoutWaiting(w); // first: a relock that throws must leave no node to take a signal
+                leaveAfter(e, w); // first: a relock that throws must leave no node to take a signal
             } finally {
                 if (released) {
                     relock();
@@ -210,7 +211,7 @@ public final class Cond {
             outcome = queue.await(w, interruptible, timed, deadline);
         } catch (Throwable t) { // e.g. no memory to park a virtual thread: leave, pass a signal on, relock
             try {
-                leaveWithoutWaiting(w);
+                leaveAfter(t, w);
             } finally {
                 relock();
             }
@@ -259,6 +260,22 @@ public final class Cond {
                 return;
             } catch (OutOfMemoryError e) {
                 SpinLock.yieldOrSpin();
+            }
+        }
+    }
+
+    /**
+     * Leaves the queue after a wait that failed with {@code failure}, which the caller throws: what passing on a
+     * signal the wait took throws (waking the next waiter) is attached to it as suppressed, not thrown instead.
+     */
+    private void leaveAfter(Throwable failure, WaitQueue.Waiter w) {
+        try {
+            leaveWithoutWaiting(w);
+        } catch (Throwable passOnFailure) {
+            try {
+                failure.addSuppressed(passOnFailure);
+            } catch (Throwable noMemory) {
+                // the failure is thrown all the same
             }
         }
     }

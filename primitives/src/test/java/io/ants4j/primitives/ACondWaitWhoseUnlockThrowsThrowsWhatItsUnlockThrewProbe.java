@@ -97,6 +97,11 @@ final class ACondWaitWhoseUnlockThrowsThrowsWhatItsUnlockThrewProbe {
                     + ") instead of the " + expected.getSimpleName() + " its unlock threw"
                     + (misuse ? "" : "; lock held again: " + lock.isLocked());
         }
+        Throwable[] suppressed = t.getSuppressed();
+        if (suppressed.length != 1 || !(suppressed[0] instanceof RejectedExecutionException)) {
+            return "FAIL: the failure to pass the signal on is not attached to what the unlock threw: suppressed "
+                    + java.util.Arrays.toString(suppressed);
+        }
         return "OK";
     }
 }
