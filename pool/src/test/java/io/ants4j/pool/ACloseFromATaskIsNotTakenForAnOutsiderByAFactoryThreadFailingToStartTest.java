@@ -1,0 +1,160 @@
+package io.ants4j.pool;
+
+import static io.ants4j.pool.TestSupport.eventually;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Review 48. Contracts:
+ * <ul>
+ * <li>docs/failures.md:12 (README "Failures" in full): "A thread factory that throws, returns {@code null}, or returns
+ *     a thread it has already started rejects only that submission ({@code RejectedExecutionException} ...) and gives
+ *     its worker slot back";</li>
+ * <li>WorkerPool.java:178-181 ({@code close}): "Called from a task running on this pool, {@code close} cannot wait for
+ *     the pool to terminate, since that needs the calling task to end: it releases the pool, waits until every other
+ *     task has ended except those that are themselves calling {@code close} on this pool (or have called it), and
+ *     returns".</li>
+ * </ul>
+ * A factory returns, for a new submission, a thread it has already started: here the thread of the worker that runs
+ * task A (a factory that hands out one thread twice). The pool lists the new worker in its live set before it calls
+ * {@code Thread.start()} (PoolCore.startWorker), so for the time that start takes to fail, the live set holds two
+ * workers with A's thread. {@code PoolCore.workerOf} returns at the first worker whose thread matches, and answers
+ * null if that worker's run has not begun: if the failing worker comes first, a {@code close()} that A calls in that
+ * window is taken for a call from outside the pool and waits for the pool to terminate, which needs A's own worker
+ * to end: it never returns, although the failing start was rejected and its slot given back.
+ *
+ * <p>The window is forced open deterministically: the thread is a platform {@code Thread} whose {@code start()},
+ * once the pool's own start of it has been done, waits on a latch before it calls {@code super.start()} (which then
+ * throws {@link IllegalThreadStateException} exactly as an unmodified thread would, a few microseconds earlier). Which
+ * of two live workers with the same thread the set's iteration meets first depends on their identity hashes, so the
+ * test adds such failing submissions (each one blocked in its start) until the live set's iteration meets one of them
+ * before A's worker, checked by reading the set, and only then lets A close the pool. Then it lets every failing start
+ * go on; on correct code A's {@code close()} returns as soon as they are rejected.
+ */
+class ACloseFromATaskIsNotTakenForAnOutsiderByAFactoryThreadFailingToStartTest {
+
+    /** A platform thread whose second and later {@code start()} calls wait for {@code proceed} before failing. */
+    static final class GatedThread extends Thread {
+        final AtomicBoolean startedOnce = new AtomicBoolean();
+        final Semaphore inWindow;
+        final CountDownLatch proceed;
+
+        GatedThread(Runnable r, Semaphore inWindow, CountDownLatch proceed) {
+            super(r, "r48-gated-worker");
+            setDaemon(true); // on the failing code A's close() never returns: the thread must not keep the JVM
+            this.inWindow = inWindow;
+            this.proceed = proceed;
+        }
+
+        @Override
+        public void start() {
+            if (startedOnce.compareAndSet(false, true)) {
+                super.start();
+                return;
+            }
+            inWindow.release();
+            try {
+                proceed.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            super.start(); // IllegalThreadStateException, as Thread.start() of a started thread throws
+        }
+    }
+
+    @Test
+    void aTasksCloseReturnsWhileAFactorysStartedThreadFailsToStart() throws Exception {
+        Semaphore inWindow = new Semaphore(0);
+        CountDownLatch proceed = new CountDownLatch(1);
+        AtomicReference<GatedThread> first = new AtomicReference<>();
+        ThreadFactory factory = r -> {
+            GatedThread t = first.get();
+            if (t != null) {
+                return t; // a thread it has already started: the thread of the worker running A
+            }
+            t = new GatedThread(r, inWindow, proceed);
+            first.set(t);
+            return t;
+        };
+        Pool pool = Pool.newPool(0, PoolOptions.builder().threadFactory(factory).disablePurge(true).build());
+
+        CountDownLatch aRuns = new CountDownLatch(1);
+        CountDownLatch goClose = new CountDownLatch(1);
+        CountDownLatch closeReturned = new CountDownLatch(1);
+        pool.execute(() -> {
+            aRuns.countDown();
+            try {
+                goClose.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            pool.close();
+            closeReturned.countDown();
+        });
+        assertTrue(aRuns.await(10, TimeUnit.SECONDS), "task A never ran");
+        Thread aThread = first.get();
+
+        Set<Worker> live = live(pool);
+        AtomicInteger rejected = new AtomicInteger();
+        List<Thread> submitters = new ArrayList<>();
+        boolean failingWorkerFirst = false;
+        for (int k = 0; k < 64 && !failingWorkerFirst; k++) {
+            Thread s = Thread.ofPlatform().daemon(true).name("r48-submitter-" + k).start(() -> {
+                try {
+                    pool.execute(() -> { });
+                } catch (RejectedExecutionException e) {
+                    rejected.incrementAndGet();
+                }
+            });
+            submitters.add(s);
+            assertTrue(inWindow.tryAcquire(10, TimeUnit.SECONDS), "the pool never started the returned thread");
+            for (Worker w : live) {
+                if (w.thread() == aThread) {
+                    failingWorkerFirst = !w.runGoesOn(); // the first match is what PoolCore.workerOf answers
+                    break;
+                }
+            }
+        }
+        assertTrue(failingWorkerFirst, "could not arrange a failing worker before A's in the live set");
+
+        goClose.countDown(); // A closes its pool while a failing worker with its thread is listed
+        eventually("A waits in close()", () -> Arrays.stream(aThread.getStackTrace())
+                .anyMatch(e -> e.getMethodName().equals("awaitTermination")
+                        || e.getMethodName().equals("awaitOnlyClosers")));
+        boolean takenForAnOutsider = Arrays.stream(aThread.getStackTrace())
+                .anyMatch(e -> e.getMethodName().equals("awaitTermination"));
+        proceed.countDown(); // every failing start goes on and throws: those submissions are rejected
+        for (Thread s : submitters) {
+            s.join(10_000);
+        }
+        assertEquals(submitters.size(), rejected.get(), "each submission handed the started thread is rejected");
+
+        assertTrue(closeReturned.await(10, TimeUnit.SECONDS),
+                "close() from task A did not return after the failing starts were rejected (A's close was taken for"
+                        + " a call from outside the pool, waiting for its own task: " + takenForAnOutsider + "); "
+                        + pool);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Set<Worker> live(Pool pool) throws ReflectiveOperationException {
+        Field f = PoolCore.class.getDeclaredField("live");
+        f.setAccessible(true);
+        return (Set<Worker>) f.get(pool.core);
+    }
+}
