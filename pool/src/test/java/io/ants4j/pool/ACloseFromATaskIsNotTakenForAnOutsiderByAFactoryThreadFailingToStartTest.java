@@ -3,7 +3,6 @@ package io.ants4j.pool;
 import static io.ants4j.pool.TestSupport.eventually;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.lang.reflect.Field;
 import java.util.ArrayList;
@@ -18,18 +17,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.Test;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Review 48. Contracts:
  * <ul>
- * <li>docs/failures.md:12 (README "Failures" in full): "A thread factory that throws, returns {@code null}, or returns
+ * <li>docs/failures.md:11-13 (README "Failures" in full): "A thread factory that throws, returns {@code null}, or returns
  *     a thread it has already started rejects only that submission ({@code RejectedExecutionException} ...) and gives
  *     its worker slot back";</li>
- * <li>WorkerPool.java:178-181 ({@code close}): "Called from a task running on this pool, {@code close} cannot wait for
+ * <li>WorkerPool.java:200-203 ({@code close}): "Called from a task running on this pool, {@code close} cannot wait for
  *     the pool to terminate, since that needs the calling task to end: it releases the pool, waits until every other
  *     task has ended except those that are themselves calling {@code close} on this pool (or have called it), and
  *     returns".</li>
+ * <li>WorkerPool.java:165-168 ({@code releaseTimeout}): "Called on a thread of the pool, it waits as {@link #close()}
+ *     does there: on a worker thread, for the other tasks but those closing the pool".</li>
  * </ul>
  * A factory returns, for a new submission, a thread it has already started: here the thread of the worker that runs
  * task A (a factory that hands out one thread twice). The pool lists the new worker in its live set before it calls
@@ -78,8 +82,9 @@ class ACloseFromATaskIsNotTakenForAnOutsiderByAFactoryThreadFailingToStartTest {
         }
     }
 
-    @Test
-    void aTasksCloseReturnsWhileAFactorysStartedThreadFailsToStart() throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"Pool,close", "Pool,releaseTimeout", "MultiPool,close", "MultiPool,releaseTimeout"})
+    void aTasksCloseOrReleaseTimeoutReturnsWhileAFactorysStartedThreadFailsToStart(String kind, String call) throws Exception {
         Semaphore inWindow = new Semaphore(0);
         CountDownLatch proceed = new CountDownLatch(1);
         AtomicReference<GatedThread> first = new AtomicReference<>();
@@ -92,7 +97,10 @@ class ACloseFromATaskIsNotTakenForAnOutsiderByAFactoryThreadFailingToStartTest {
             first.set(t);
             return t;
         };
-        Pool pool = Pool.newPool(0, PoolOptions.builder().threadFactory(factory).disablePurge(true).build());
+        PoolOptions options = PoolOptions.builder().threadFactory(factory).disablePurge(true).build();
+        AbstractPoolExecutor pool = kind.equals("Pool") ? Pool.newPool(0, options)
+                : MultiPool.newMultiPool(2, 0, LoadBalancing.LEAST_TASKS, options);
+        AtomicReference<String> outcome = new AtomicReference<>("none");
 
         CountDownLatch aRuns = new CountDownLatch(1);
         CountDownLatch goClose = new CountDownLatch(1);
@@ -104,13 +112,24 @@ class ACloseFromATaskIsNotTakenForAnOutsiderByAFactoryThreadFailingToStartTest {
             } catch (InterruptedException e) {
                 return;
             }
-            pool.close();
+            try {
+                if (call.equals("close")) {
+                    pool.close();
+                } else {
+                    pool.releaseTimeout(Duration.ofSeconds(5)); // ample once the failing starts are rejected
+                }
+                outcome.set("returned");
+            } catch (TimeoutException e) {
+                outcome.set("TimeoutException: " + e.getMessage());
+            } catch (RuntimeException e) {
+                outcome.set(e.toString());
+            }
             closeReturned.countDown();
         });
         assertTrue(aRuns.await(10, TimeUnit.SECONDS), "task A never ran");
         Thread aThread = first.get();
 
-        Set<Worker> live = live(pool);
+        List<Set<Worker>> lives = lives(pool);
         AtomicInteger rejected = new AtomicInteger();
         List<Thread> submitters = new ArrayList<>();
         boolean failingWorkerFirst = false;
@@ -124,10 +143,13 @@ class ACloseFromATaskIsNotTakenForAnOutsiderByAFactoryThreadFailingToStartTest {
             });
             submitters.add(s);
             assertTrue(inWindow.tryAcquire(10, TimeUnit.SECONDS), "the pool never started the returned thread");
-            for (Worker w : live) {
-                if (w.thread() == aThread) {
-                    failingWorkerFirst = !w.runGoesOn(); // the first match is what PoolCore.workerOf answers
-                    break;
+            for (Set<Worker> live : lives) {
+                boolean aHere = live.stream().anyMatch(w -> w.thread() == aThread && w.runGoesOn());
+                for (Worker w : live) {
+                    if (aHere && w.thread() == aThread) {
+                        failingWorkerFirst = !w.runGoesOn(); // the first match is what PoolCore.workerOf answers
+                        break;
+                    }
                 }
             }
         }
@@ -145,16 +167,22 @@ class ACloseFromATaskIsNotTakenForAnOutsiderByAFactoryThreadFailingToStartTest {
         }
         assertEquals(submitters.size(), rejected.get(), "each submission handed the started thread is rejected");
 
-        assertTrue(closeReturned.await(10, TimeUnit.SECONDS),
-                "close() from task A did not return after the failing starts were rejected (A's close was taken for"
-                        + " a call from outside the pool, waiting for its own task: " + takenForAnOutsider + "); "
-                        + pool);
+        assertTrue(closeReturned.await(10, TimeUnit.SECONDS) && outcome.get().equals("returned"),
+                call + "() from task A did not return normally after the failing starts were rejected (outcome: "
+                        + outcome.get() + "; A's call was taken for one from outside the pool, waiting for the pool"
+                        + " to terminate, i.e. for its own task: " + takenForAnOutsider + "); " + pool);
     }
 
+    /** The live sets of the pool's cores: its own, or each sub-pool's. */
     @SuppressWarnings("unchecked")
-    private static Set<Worker> live(Pool pool) throws ReflectiveOperationException {
+    private static List<Set<Worker>> lives(AbstractPoolExecutor pool) throws ReflectiveOperationException {
         Field f = PoolCore.class.getDeclaredField("live");
         f.setAccessible(true);
-        return (Set<Worker>) f.get(pool.core);
+        List<Set<Worker>> lives = new ArrayList<>();
+        PoolCore[] cores = pool.core instanceof PoolCore c ? new PoolCore[] {c} : SubPools.of(pool);
+        for (PoolCore c : cores) {
+            lives.add((Set<Worker>) f.get(c));
+        }
+        return lives;
     }
 }
