@@ -49,7 +49,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  * of two live workers with the same thread the set's iteration meets first depends on their identity hashes, so the
  * test adds such failing submissions (each one blocked in its start) until the live set's iteration meets one of them
  * before A's worker, checked by reading the set, and only then lets A close the pool. Then it lets every failing start
- * go on; on correct code A's {@code close()} returns as soon as they are rejected.
+ * go on; on correct code A's {@code close()} returns as soon as they are rejected (checked: with {@code workerOf}
+ * skipping a matching worker whose run has not begun, all four cases pass; on 25f1dfd all four fail).
+ *
+ * <p>{@link #underADebugger} shows the same with plain JDK threads (no overridden {@code start()}): a debugger holds
+ * the submitter at {@code w.start()} in {@code PoolCore.startWorker}, as a preemption there would
+ * ({@link AFactoryThreadFailingToStartProbe}).
  */
 class ACloseFromATaskIsNotTakenForAnOutsiderByAFactoryThreadFailingToStartTest {
 
@@ -171,6 +176,29 @@ class ACloseFromATaskIsNotTakenForAnOutsiderByAFactoryThreadFailingToStartTest {
                 call + "() from task A did not return normally after the failing starts were rejected (outcome: "
                         + outcome.get() + "; A's call was taken for one from outside the pool, waiting for the pool"
                         + " to terminate, i.e. for its own task: " + takenForAnOutsider + "); " + pool);
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"close", "releaseTimeout"})
+    void underADebugger(String call) throws Exception {
+        String heldAt = "            w.start();";
+        java.nio.file.Path src = java.nio.file.Path.of("src/main/java/io/ants4j/pool/PoolCore.java");
+        int line = java.nio.file.Files.readAllLines(src).indexOf(heldAt) + 1;
+        for (int attempt = 0; attempt < 8; attempt++) { // identity hashes decide which of the two workers comes first
+            List<String> out = AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest.runUnderDebugger(
+                    AFactoryThreadFailingToStartProbe.class, PoolCore.class, "probe-submitter", heldAt, call,
+                    String.valueOf(line));
+            String all = String.join("\n", out);
+            assertTrue(out.contains("HELD"), "the debugger never held the submitter:\n" + all);
+            if (out.contains("OUTCOME unarranged")) {
+                continue;
+            }
+            String result = out.stream().filter(l -> l.startsWith("RESULT ")).findFirst().orElse("RESULT none");
+            assertTrue(result.startsWith("RESULT returned"), call + "() from task A did not return normally once"
+                    + " the submission handed A's (started) thread was rejected:\n" + all);
+            return;
+        }
+        throw new org.opentest4j.TestAbortedException("the failing worker never came before A's in 8 runs");
     }
 
     /** The live sets of the pool's cores: its own, or each sub-pool's. */
