@@ -1320,12 +1320,13 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     /**
      * The live worker of this pool whose thread is {@code t} and whose run goes on, or null: a thread whose worker's
      * run has not begun (the factory's own code before it) or has ended (its uncaught-exception handler, say) runs
-     * no task of the pool.
+     * no task of the pool. Two live workers may share a thread for a moment, a running worker's and one whose start
+     * is failing (a factory that handed out a thread already started): the one whose run goes on is the thread's.
      */
     Worker workerOf(Thread t) {
         for (Worker w : live) {
-            if (w.thread() == t) { // a worker's own thread always sees its current thread field
-                return w.runGoesOn() ? w : null;
+            if (w.thread() == t && w.runGoesOn()) { // a worker's own thread always sees its current thread field
+                return w;
             }
         }
         return null;

@@ -109,11 +109,11 @@ final class AFactoryThreadFailingToStartProbe {
 
     private static boolean until(java.util.function.BooleanSupplier c) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < end) {
+        while (end - System.nanoTime() > 0L) {
             if (c.getAsBoolean()) {
                 return true;
             }
-            Thread.sleep(5); // polls a state another thread is held in by the debugger: nothing to wait on
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // a state the debugger holds
         }
         return false;
     }
