@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -47,7 +48,10 @@ import org.junit.jupiter.api.Timeout;
  * to look at the slot for a while (a descheduled thread)"). {@code close()} then does not return (5 s bound);
  * {@code releaseTimeout(30 s)} returns only at its deadline, when its timed-out wait looks once more and takes the
  * spinner out. The controls differ only in the lane's spin budget (1 read): each worker withdraws at once and
- * its revert wakes the closing task, which returns at once.
+ * its revert wakes the closing task, which returns at once. The {@code underADebugger} cases use the production lane
+ * (Pool, MultiPool): a JDI debugger holds the spinner's thread at the spin loop's read of the slot; the pool then
+ * reports {@code running=3, idle=2} (only the closing task busy) and the closing call still waits 5 s and more,
+ * returning only once the debugger lets the spinner go. Fails on 7fb7163.
  */
 @Timeout(120)
 class ACloseFromATaskIsWokenWhenTheLastOtherTaskEndsBesideAWorkerSpinningInTheLaneTest {
@@ -73,6 +77,38 @@ class ACloseFromATaskIsWokenWhenTheLastOtherTaskEndsBesideAWorkerSpinningInTheLa
     void controlReleaseTimeoutFromATaskReturnsOnceTheLastOtherTaskEndedWhenTheSpinnerWithdrawsAtOnce()
             throws Exception {
         assertEquals("returned", closeFromATask(true, 1));
+    }
+
+    /**
+     * The same with the production lane: the spinner's thread is held by a debugger in its spin loop (as a preemption
+     * would hold it), see {@link ACloseFromATaskBesideASpinnerProbe}; {@code close()} from the task does not return
+     * within 5 s of the last other task's end, however long the hold lasts.
+     */
+    @Test
+    void underADebuggerAPoolsCloseFromATaskReturnsThoughTheIdleSpinnersThreadIsHeld() throws Exception {
+        assertReturnsUnderADebugger("pool", "close");
+    }
+
+    @Test
+    void underADebuggerAPoolsReleaseTimeoutFromATaskReturnsThoughTheIdleSpinnersThreadIsHeld() throws Exception {
+        assertReturnsUnderADebugger("pool", "releaseTimeout");
+    }
+
+    @Test
+    void underADebuggerAMultiPoolsCloseFromATaskReturnsThoughTheIdleSpinnersThreadIsHeld() throws Exception {
+        assertReturnsUnderADebugger("multi", "close");
+    }
+
+    private static void assertReturnsUnderADebugger(String kind, String call) throws Exception {
+        List<String> out = AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest.runUnderDebugger(
+                ACloseFromATaskBesideASpinnerProbe.class,
+                AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest.SPIN_LOOP_READ, kind, call);
+        String all = String.join("\n", out);
+        assertTrue(out.contains("HELD"), "the debugger never held the spinner:\n" + all);
+        String outcome = out.stream().filter(l -> l.startsWith("OUTCOME ")).findFirst().orElse("OUTCOME none");
+        assertEquals("OUTCOME returned", outcome, call + "() from a task, the pool rebooted meanwhile, no other task"
+                + " left, one worker idle on the queue and one idle in the fast lane (its thread held there):\n" + all);
+        assertTrue(out.contains("TERMINATED true"), all);
     }
 
     /**
