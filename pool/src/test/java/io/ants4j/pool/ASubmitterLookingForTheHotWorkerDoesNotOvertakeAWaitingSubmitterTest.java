@@ -1,0 +1,96 @@
+package io.ants4j.pool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.primitives.SpinLock;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.agrona.concurrent.NanoClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Contracts:
+ * <ul>
+ * <li>WorkerPool (WorkerPool.java:19-23): "Submitters that wait for a worker are served first come, first served:
+ *     a worker that finishes its task ... goes to the submitter that has waited longest, and a submission never takes
+ *     a worker while another submitter waits ... A submitter waits, and takes its place in that order, from the
+ *     moment it is counted in waiting(): one that finds every worker busy first looks again for a few microseconds
+ *     ..., neither counted nor ordered, so that a submission arriving meanwhile may get a worker before it."</li>
+ * <li>SpinningWorkers (SpinningWorkers.java:16-17): the lane does not "let a submission overtake a waiting
+ *     submitter: the pool skips the lane while submitters wait, and a spinning worker stops as soon as one waits in
+ *     its pool".</li>
+ * </ul>
+ *
+ * <p>A submitter s1 that finds the pool's only worker hot in the fast lane (running a task handed there) spins in
+ * {@code SpinningWorkers.tryHand} for it to come back; it checked {@code waiting == 0} once, before. Meanwhile the task
+ * ends, the worker passes {@code nextFromLane}'s check (nobody waits yet), another submitter q finds no free worker
+ * and waits ({@code waiting() == 1}), and the worker stores its spinning mark; s1's next read sees the mark and its
+ * CAS takes the worker, while q, counted in {@code waiting()}, still waits: a looking submitter, "neither counted nor
+ * ordered", took a worker before a counted waiter. (The pool's own slow path re-checks {@code waiting == 0} under
+ * its lock before each look; {@code tryHand}'s spin does not.) Three preemptions force it: a JDI debugger
+ * ({@code src/test/jdi/ArmedHoldsDebugger.java}) holds s1 in its spin and the worker before and after its store.
+ */
+@Timeout(180)
+class ASubmitterLookingForTheHotWorkerDoesNotOvertakeAWaitingSubmitterTest {
+
+    @Test
+    void aSubmitterSpinningForTheHotWorkerDoesNotTakeItWhileAnotherSubmitterWaits() throws Exception {
+        List<String> out = run(ALookingSubmitterOvertakesAWaiterProbe.class,
+                String.valueOf(lineOf("            v = SLOT.getAcquire(this);")),
+                String.valueOf(lineOf("            SLOT.setRelease(this, mine); // hot: it owns the slot and holds a token already")),
+                String.valueOf(lineOf("        Object v = mine;")),
+                String.valueOf(lineOf("                Thread.onSpinWait();")));
+        String all = String.join("\n", out);
+        assertTrue(out.contains("HELD 3"), "the debugger never held the worker after its store:\n" + all);
+        String outcome = out.stream().filter(l -> l.startsWith("OUTCOME ")).findFirst().orElse("OUTCOME none");
+        assertEquals("OUTCOME s1 not served first", outcome,
+                "a submitter still looking for the hot worker took it while another submitter waited:\n" + all);
+    }
+
+    private static List<String> run(Class<?> probe, String... args) throws Exception {
+        String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, probe)
+                .map(ASubmitterLookingForTheHotWorkerDoesNotOvertakeAWaitingSubmitterTest::location).distinct()
+                .collect(Collectors.joining(File.pathSeparator));
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        List<String> command = new ArrayList<>(List.of(java, "src/test/jdi/ArmedHoldsDebugger.java", classPath,
+                probe.getName()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        boolean ended = p.waitFor(150, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly();
+        }
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(ended, "the debugger did not end:\n" + out);
+        return out.lines().toList();
+    }
+
+    private static int lineOf(String text) throws Exception {
+        List<String> src = Files.readAllLines(Path.of("src/main/java/io/ants4j/pool/SpinningWorkers.java"));
+        int found = -1;
+        for (int i = 0; i < src.size(); i++) {
+            if (src.get(i).equals(text)) {
+                assertEquals(-1, found, "two such lines");
+                found = i + 1;
+            }
+        }
+        assertTrue(found > 0, "no line '" + text + "'");
+        return found;
+    }
+
+    private static String location(Class<?> c) {
+        try {
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
