@@ -99,6 +99,39 @@ class ACloseFromATaskIsWokenWhenTheLastOtherTaskEndsBesideAWorkerSpinningInTheLa
         assertReturnsUnderADebugger("multi", "close");
     }
 
+    /**
+     * Without a reboot: the worker passes {@code nextFromLane}'s check while the pool is open, is preempted (held)
+     * before its lane entry, the task closes the pool and waits, then the worker enters the closed pool's lane and is
+     * preempted again just after its entry CAS (idle, its spinning mark in the slot); the last other task ends and
+     * its worker retires. {@code close()}/{@code releaseTimeout(30 s)} from the task still waits 5 s later. See
+     * {@link ACloseFromATaskBesideAWorkerEnteringTheLaneOfTheClosedPoolProbe}.
+     */
+    @Test
+    void underADebuggerCloseFromATaskReturnsThoughAWorkerEnteredTheClosedPoolsLaneAndIsPreempted() throws Exception {
+        assertReturnsWithoutReboot("close");
+    }
+
+    @Test
+    void underADebuggerReleaseTimeoutFromATaskReturnsThoughAWorkerEnteredTheClosedPoolsLaneAndIsPreempted()
+            throws Exception {
+        assertReturnsWithoutReboot("releaseTimeout");
+    }
+
+    private static void assertReturnsWithoutReboot(String call) throws Exception {
+        List<String> out = ASubmitterLookingForTheHotWorkerDoesNotOvertakeAWaitingSubmitterTest.run(
+                ACloseFromATaskBesideAWorkerEnteringTheLaneOfTheClosedPoolProbe.class, call,
+                String.valueOf(ASubmitterLookingForTheHotWorkerDoesNotOvertakeAWaitingSubmitterTest.lineOf(
+                        "        } else if (!takeToken()) {")),
+                String.valueOf(ASubmitterLookingForTheHotWorkerDoesNotOvertakeAWaitingSubmitterTest.lineOf(
+                        "        Object v = mine;")));
+        String all = String.join("\n", out);
+        assertTrue(out.contains("HELD 1"), "the debugger never held the worker in the lane:\n" + all);
+        String outcome = out.stream().filter(l -> l.startsWith("OUTCOME ")).findFirst().orElse("OUTCOME none");
+        assertEquals("OUTCOME returned", outcome, call + "() from a task, no other task left, one worker idle in the"
+                + " closed pool's fast lane (its thread preempted there):\n" + all);
+        assertTrue(out.contains("TERMINATED true"), all);
+    }
+
     private static void assertReturnsUnderADebugger(String kind, String call) throws Exception {
         List<String> out = AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest.runUnderDebugger(
                 ACloseFromATaskBesideASpinnerProbe.class,

@@ -55,7 +55,8 @@ class ASubmitterLookingForTheHotWorkerDoesNotOvertakeAWaitingSubmitterTest {
                 "a submitter still looking for the hot worker took it while another submitter waited:\n" + all);
     }
 
-    private static List<String> run(Class<?> probe, String... args) throws Exception {
+    /** Runs {@code probe} under ArmedHoldsDebugger with {@code args}; its output lines. */
+    static List<String> run(Class<?> probe, String... args) throws Exception {
         String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, probe)
                 .map(ASubmitterLookingForTheHotWorkerDoesNotOvertakeAWaitingSubmitterTest::location).distinct()
                 .collect(Collectors.joining(File.pathSeparator));
@@ -73,7 +74,8 @@ class ASubmitterLookingForTheHotWorkerDoesNotOvertakeAWaitingSubmitterTest {
         return out.lines().toList();
     }
 
-    private static int lineOf(String text) throws Exception {
+    /** The number of the one line of SpinningWorkers that is {@code text}. */
+    static int lineOf(String text) throws Exception {
         List<String> src = Files.readAllLines(Path.of("src/main/java/io/ants4j/pool/SpinningWorkers.java"));
         int found = -1;
         for (int i = 0; i < src.size(); i++) {
