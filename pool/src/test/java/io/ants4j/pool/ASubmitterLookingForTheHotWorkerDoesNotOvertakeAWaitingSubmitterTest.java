@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Timeout;
  * <li>SpinningWorkers (SpinningWorkers.java:16-17): the lane does not "let a submission overtake a waiting
  *     submitter: the pool skips the lane while submitters wait, and a spinning worker stops as soon as one waits in
  *     its pool".</li>
+ * <li>docs/design.md:127-129: "a submitter never takes an idle worker, a free slot or the fast lane past a waiting
+ *     one. Before parking, a submitter looks again a few times, again only while nobody else waits".</li>
  * </ul>
  *
  * <p>A submitter s1 that finds the pool's only worker hot in the fast lane (running a task handed there) spins in
@@ -37,6 +39,8 @@ import org.junit.jupiter.api.Timeout;
  * ordered", took a worker before a counted waiter. (The pool's own slow path re-checks {@code waiting == 0} under
  * its lock before each look; {@code tryHand}'s spin does not.) Three preemptions force it: a JDI debugger
  * ({@code src/test/jdi/ArmedHoldsDebugger.java}) holds s1 in its spin and the worker before and after its store.
+ * Unforced, the window is s1's spin ({@code SUBMITTER_SPINS}, tens of microseconds), about as long as q's own
+ * looks before it waits. Fails on 7fb7163: {@code RAN [a, b, c, d]}, {@code waiting() == 1} when s1 returned.
  */
 @Timeout(180)
 class ASubmitterLookingForTheHotWorkerDoesNotOvertakeAWaitingSubmitterTest {
