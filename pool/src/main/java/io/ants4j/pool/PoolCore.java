@@ -116,7 +116,14 @@ import org.agrona.concurrent.SystemNanoClock;
  *     other sub-pool) makes a worker that retires or goes idle in an open pool wake them. A worker withdrawing
  *     from the lane counts as idle too; one still spinning does not, since a submitter that found the pool open
  *     may yet hand it a task, so the wait takes it out of the lane ({@link SpinningWorkers#takeOutSpinner}):
- *     withdrawing, it is idle at once, however long its thread takes to look at the slot.</li>
+ *     withdrawing, it is idle at once, however long its thread takes to look at the slot. A worker that has just
+ *     finished a task goes no more into the lane while such a task waits, and one already spinning leaves it
+ *     ({@link #stopsSpinning}): it goes back to its pool, whose revert wakes the waiting tasks (a worker that went
+ *     into the lane unseen would wake nobody). The wait's volatile count of waiters, written before it looks at the
+ *     lane, and the worker's entry into the lane, made before it reads that count, are ordered like Dekker's flags:
+ *     either the wait finds the worker in the lane, or the worker finds the wait. A worker preempted between its
+ *     entry and its first look delays the wait until it runs again, as a worker preempted anywhere between the end
+ *     of its task and its return to the pool does.</li>
  * <li><b>Termination</b> = closed and {@code running == 0}: every worker has given back its count, so no task
  *     runs and none will. It does not wait for threads to end: a stopped worker's thread may still be winding
  *     down, and the purger and ticker are only asked to stop. Every thread the pool lets go is recorded under
@@ -201,8 +208,12 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     private volatile int state;
     /** Workers whose current task has called {@code close()} on the pool ({@link #awaitClose}); guarded by the lock. */
     private int closers;
-    /** Tasks waiting in {@link #awaitOnlyClosers} (of this pool, or of another sub-pool of its multi-pool); lock held. */
-    private int closeWaits;
+    /**
+     * Tasks waiting in {@link #awaitOnlyClosers} (of this pool, or of another sub-pool of its multi-pool); changed
+     * under the lock, read without it by a worker about to spin or spinning in the lane, which then goes back to its
+     * pool instead, where its revert wakes them.
+     */
+    private volatile int closeWaits;
     /**
      * Whether the workers' threads are virtual or platform ones, which the purger and ticker follow; unknown
      * until a user's thread factory has made its first thread. Written under the lock.
@@ -363,7 +374,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
 
     @Override
     public boolean stopsSpinning() {
-        return waiting > 0 || state == CLOSED;
+        return waiting > 0 || state == CLOSED || closeWaits > 0;
     }
 
     @Override
@@ -769,7 +780,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
      */
     Object nextFromLane(Object last) {
         int cap = capacity;
-        if (waiting > 0 || state == CLOSED || (cap >= 0 && running > cap)) {
+        if (waiting > 0 || state == CLOSED || closeWaits > 0 || (cap >= 0 && running > cap)) {
             if (last != SpinningWorkers.NONE) {
                 lane.leave();
             }

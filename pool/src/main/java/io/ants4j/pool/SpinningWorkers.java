@@ -77,8 +77,10 @@ final class SpinningWorkers {
     /** The pool of a worker in the lane, as the lane sees it. */
     interface Owner {
         /**
-         * Whether its worker stops spinning: a submitter waits in this pool (reverting serves it), or the pool is
-         * closed (reverting retires the worker, so a released pool does not wait for a spin to run out).
+         * Whether its worker stops spinning: a submitter waits in this pool (reverting serves it), the pool is
+         * closed (reverting retires the worker, so a released pool does not wait for a spin to run out), or a task
+         * waits for the pool's other tasks to end (reverting wakes it). A submitter waiting for the hot worker to
+         * come back stops too: it may not take the worker past a submitter that waits now.
          */
         boolean stopsSpinning();
 
@@ -278,7 +280,8 @@ final class SpinningWorkers {
         Object spinning = owner.marks();
         for (Object v; (v = SLOT.compareAndExchange(this, spinning, p)) != spinning; spinning = v) {
             while (!(v instanceof Marks)) {
-                if (v == null || v instanceof WithdrawingMark) { // nobody in the lane, or nobody coming back to it
+                if (v == null || v instanceof WithdrawingMark // nobody in the lane, or nobody coming back to it
+                        || owner.stopsSpinning()) { // a submitter waits now (or the pool closed): not past it
                     return false;
                 }
                 if (--spins < 0) {
@@ -294,6 +297,9 @@ final class SpinningWorkers {
                 }
                 Thread.onSpinWait();
                 v = SLOT.getAcquire(this); // read while the hot worker is busy: no CAS traffic
+            }
+            if (owner.stopsSpinning()) { // looked again before each CAS but the first (the caller's look)
+                return false;
             }
         }
         if (misses != 0) { // written only when it changes: the slot shares its cache line
@@ -342,8 +348,8 @@ final class SpinningWorkers {
 
     /**
      * Called by a worker that has finished a payload and may take another: spins in the lane for one, and
-     * stops as soon as a submitter waits in the worker's own pool (which the worker then serves by reverting)
-     * or that pool is closed.
+     * stops as soon as its pool {@linkplain Owner#stopsSpinning says so} (a submitter waits there, which the worker
+     * then serves by reverting; the pool is closed; a task waits for the others to end).
      *
      * @param last  the payload it has just run if that came from the lane (the worker is hot), else
      *              {@link #NONE}

@@ -102,22 +102,24 @@ class ACloseFromATaskIsWokenWhenTheLastOtherTaskEndsBesideAWorkerSpinningInTheLa
     /**
      * Without a reboot: the worker passes {@code nextFromLane}'s check while the pool is open, is preempted (held)
      * before its lane entry, the task closes the pool and waits, then the worker enters the closed pool's lane and is
-     * preempted again just after its entry CAS (idle, its spinning mark in the slot); the last other task ends and
-     * its worker retires. {@code close()}/{@code releaseTimeout(30 s)} from the task still waits 5 s later. See
+     * preempted again just after its entry CAS, before its first look at its pool; the last other task ends and its
+     * worker retires. This window is the documented limit (PoolCore, "Close from a task": a worker preempted between
+     * its entry and its first look delays the wait until it runs again): {@code close()}/{@code releaseTimeout(30 s)}
+     * still waits 5 s later, and returns once the worker runs (the debugger lets it go), the pool terminating. See
      * {@link ACloseFromATaskBesideAWorkerEnteringTheLaneOfTheClosedPoolProbe}.
      */
     @Test
-    void underADebuggerCloseFromATaskReturnsThoughAWorkerEnteredTheClosedPoolsLaneAndIsPreempted() throws Exception {
-        assertReturnsWithoutReboot("close");
+    void underADebuggerCloseFromATaskWaitsForAWorkerPreemptedJustAfterEnteringTheClosedPoolsLane() throws Exception {
+        assertWaitsForThePreemptedWorker("close");
     }
 
     @Test
-    void underADebuggerReleaseTimeoutFromATaskReturnsThoughAWorkerEnteredTheClosedPoolsLaneAndIsPreempted()
+    void underADebuggerReleaseTimeoutFromATaskWaitsForAWorkerPreemptedJustAfterEnteringTheClosedPoolsLane()
             throws Exception {
-        assertReturnsWithoutReboot("releaseTimeout");
+        assertWaitsForThePreemptedWorker("releaseTimeout");
     }
 
-    private static void assertReturnsWithoutReboot(String call) throws Exception {
+    private static void assertWaitsForThePreemptedWorker(String call) throws Exception {
         List<String> out = ASubmitterLookingForTheHotWorkerDoesNotOvertakeAWaitingSubmitterTest.run(
                 ACloseFromATaskBesideAWorkerEnteringTheLaneOfTheClosedPoolProbe.class, call,
                 String.valueOf(ASubmitterLookingForTheHotWorkerDoesNotOvertakeAWaitingSubmitterTest.lineOf(
@@ -127,8 +129,8 @@ class ACloseFromATaskIsWokenWhenTheLastOtherTaskEndsBesideAWorkerSpinningInTheLa
         String all = String.join("\n", out);
         assertTrue(out.contains("HELD 1"), "the debugger never held the worker in the lane:\n" + all);
         String outcome = out.stream().filter(l -> l.startsWith("OUTCOME ")).findFirst().orElse("OUTCOME none");
-        assertEquals("OUTCOME returned", outcome, call + "() from a task, no other task left, one worker idle in the"
-                + " closed pool's fast lane (its thread preempted there):\n" + all);
+        assertTrue(outcome.startsWith("OUTCOME still waiting"), call + "() from a task, no other task left, one worker"
+                + " preempted just after entering the closed pool's fast lane:\n" + all);
         assertTrue(out.contains("TERMINATED true"), all);
     }
 
@@ -137,7 +139,7 @@ class ACloseFromATaskIsWokenWhenTheLastOtherTaskEndsBesideAWorkerSpinningInTheLa
                 ACloseFromATaskBesideASpinnerProbe.class,
                 AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest.SPIN_LOOP_READ, kind, call);
         String all = String.join("\n", out);
-        assertTrue(out.contains("HELD"), "the debugger never held the spinner:\n" + all);
+        // held only if the worker entered the lane before the task began to wait; after, it goes back to its pool
         String outcome = out.stream().filter(l -> l.startsWith("OUTCOME ")).findFirst().orElse("OUTCOME none");
         assertEquals("OUTCOME returned", outcome, call + "() from a task, the pool rebooted meanwhile, no other task"
                 + " left, one worker idle on the queue and one idle in the fast lane (its thread held there):\n" + all);
@@ -202,13 +204,9 @@ class ACloseFromATaskIsWokenWhenTheLastOtherTaskEndsBesideAWorkerSpinningInTheLa
                             .anyMatch(f -> f.getMethodName().equals("awaitOnlyClosers")), mp::toString);
             mp.reboot();
             firstMayEnd.countDown();
-            if (spins == 1) {
-                eventually("control: the first other task's worker withdrew to the idle queue",
-                        () -> core.idle() == 1 && lane.idleWorkers() == 0, mp::toString);
-            } else {
-                eventually("the first other task's worker spins in the reopened pool's lane", lane::hasSpinner,
-                        mp::toString);
-            }
+            // a task waiting for the others, the worker goes back to its pool rather than into the lane (or, had it
+            // entered first, the wait takes it out): idle either way
+            eventually("the first other task's worker is idle", () -> core.idle() == 1, mp::toString);
             secondMayEnd.countDown();
             eventually("the second other task's worker is idle: no task but the closing one runs",
                     () -> core.idle() >= 2 && mp.running() == 3, mp::toString);
