@@ -111,4 +111,35 @@ class SpinLockFrayTest {
         lock.unlock();
         assertFalse(lock.isLocked(), lock::toString);
     }
+
+    /**
+     * {@code lockInterruptibly()} "acquires the lock unless the current thread is interrupted, in which case it stops
+     * spinning and throws": a thread spins in {@code lockInterruptibly()} on a lock held until it ends, and another
+     * thread interrupts it, before or during the spin. It throws {@code InterruptedException}, holding nothing,
+     * rather than spinning on with its status set until the lock comes free ({@code interruptWhileSpinning} frees the
+     * lock after the interrupt, where an acquisition with the status kept passes too). Coverage review 12, mutant
+     * SL-1: the check after each backoff made only by the timed wait.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptEndsTheInterruptibleSpin() throws InterruptedException {
+        SpinLock lock = new SpinLock(2);
+        lock.lock();
+        AtomicInteger acquired = new AtomicInteger();
+        Thread spinner = start("lockInterruptibly", () -> {
+            try {
+                lock.lockInterruptibly();
+                acquired.incrementAndGet(); // the lock is held until this thread ends: never
+            } catch (InterruptedException expected) {
+                assertFalse(Thread.currentThread().isInterrupted(), "the status was not cleared");
+            }
+        });
+        Thread interrupter = start("interrupter", spinner::interrupt);
+        join(interrupter, spinner);
+        assertEquals(0, acquired.get(), "lockInterruptibly() spun through an interrupt and took the lock");
+        assertTrue(lock.isLocked(), lock::toString);
+        lock.unlock();
+        assertFalse(lock.isLocked(), lock::toString);
+    }
 }
