@@ -15,7 +15,12 @@ public final class FrayLane {
     private final SpinningWorkers.Owner owner;
 
     private FrayLane(int workerSpins) {
-        this.lane = new SpinningWorkers(workerSpins);
+        this(new SpinningWorkers(workerSpins));
+    }
+
+    /** An owner of its own (marks of its own: another pool) on {@code lane}. */
+    private FrayLane(SpinningWorkers lane) {
+        this.lane = lane;
         SpinningWorkers.Marks marks = SpinningWorkers.newMarks();
         this.owner = new SpinningWorkers.Owner() {
             @Override
@@ -34,6 +39,22 @@ public final class FrayLane {
     /** A lane whose worker spins {@code workerSpins} times before it withdraws. */
     public static FrayLane withSpins(int workerSpins) {
         return new FrayLane(workerSpins);
+    }
+
+    /**
+     * The same lane seen by another pool sharing it, as a multi-pool's sub-pools do: an owner with marks of its own,
+     * whose workers and submitters use the one slot.
+     */
+    public FrayLane anotherPoolOnTheSameLane() {
+        return new FrayLane(lane);
+    }
+
+    /**
+     * A submitter's hand-off to its own pool's worker withdrawing from the lane (under its pool's lock, in the
+     * pool); false if no worker of this owner withdraws.
+     */
+    public boolean tryHandWithdrawing(Object payload) {
+        return lane.tryHandWithdrawing(payload, owner);
     }
 
     /** The worker's side: enters the lane and spins; the payload handed to it, {@link #WITHDRAWING} or {@link #NONE}. */

@@ -73,4 +73,53 @@ class FastLaneFrayTest {
         }
         assertEquals(inLanesBefore, FrayLane.inLanes(), "a lane token was not given back");
     }
+
+    /**
+     * {@code SpinningWorkers.Owner.marks}: "only a submitter of the same pool hands a payload to a withdrawing
+     * worker ({@code tryHandWithdrawing}), since it may have withdrawn to serve a submitter waiting in its pool"; the
+     * multi-pool's one exception to first come, first served lies "between a submitter's joining the waiters of a
+     * sub-pool and that worker's next check" (MultiPoolCore), not after the worker withdrew. Pool a's worker spins
+     * twice (each look a scheduling point) and withdraws, then its pool frees the lane ({@code withdrawn}, as its
+     * revert does); meanwhile a submitter of pool b, sharing the lane, tries {@code tryHandWithdrawing} at every
+     * step, and one of pool a tries once. The b submitter never hands a's withdrawing worker its task; the worker
+     * gets a's task exactly when a's hand-off succeeded; the lane ends empty with its token given back. (Coverage
+     * review 12, mutant LN-W: {@code tryHandWithdrawing} taking any pool's withdrawing mark, survived every
+     * FastLaneFrayTest, PoolFrayTest and PoolCloseFromTaskFrayTest.)
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aWorkerWithdrawingFromASharedLaneTakesNoPayloadOfAnotherPool() throws Exception {
+        int inLanesBefore = FrayLane.inLanes();
+        FrayLane a = FrayLane.withSpins(2);
+        FrayLane b = a.anotherPoolOnTheSameLane();
+        AtomicReference<Object> got = new AtomicReference<>();
+        AtomicBoolean workerDone = new AtomicBoolean();
+        AtomicBoolean aHanded = new AtomicBoolean();
+        AtomicBoolean bHanded = new AtomicBoolean();
+        Thread worker = start("a's worker", () -> {
+            Object r = a.spin();
+            got.set(r == FrayLane.WITHDRAWING ? a.withdrawn() : r);
+            workerDone.set(true);
+        });
+        Thread bSubmitter = start("b's submitter", () -> {
+            while (!workerDone.get()) {
+                if (b.tryHandWithdrawing("b's task")) {
+                    bHanded.set(true);
+                    return;
+                }
+                Thread.yield();
+            }
+        });
+        Thread aSubmitter = start("a's submitter", () -> aHanded.set(a.tryHandWithdrawing("a's task")));
+        join(worker, bSubmitter, aSubmitter);
+        assertFalse(bHanded.get(), () -> "b's submitter handed a's withdrawing worker its task; the worker got "
+                + got.get());
+        Object r = got.get();
+        assertEquals(aHanded.get(), "a's task".equals(r), () -> "a handed " + aHanded.get() + ", the worker got " + r);
+        if (!aHanded.get()) {
+            assertSame(FrayLane.NONE, r, () -> "the worker got " + r);
+        }
+        assertEquals(inLanesBefore, FrayLane.inLanes(), "a lane token was not given back");
+    }
 }
