@@ -877,6 +877,53 @@ class PoolLifecycleFrayTest {
         join(releaser, ender, interrupter);
     }
 
+    /**
+     * {@code releaseTimeout} "closes the pool like {@code release()}, then waits"; {@code reboot} reopens a closed
+     * pool ("the only way out of the closed and the terminated states"): a reboot made on another thread once
+     * {@code releaseTimeout} has closed the pool stands, since the wait closes nothing (Core.awaitReleased: "a
+     * reboot between the release and this wait stands"). A pool of one runs t0, held until the end; the releaser
+     * calls {@code releaseTimeout(50 ms)} (it times out: t0 runs on), and the rebooter reboots as soon as the pool
+     * shows closed, at any point of the releaser's call. Afterwards the pool is open and runs a task. (Coverage
+     * review 12, mutant AR-3: PoolCore.awaitReleased releasing the pool again before it waits.)
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aRebootOnceReleaseTimeoutClosedThePoolStands() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        AtomicBoolean t0Started = new AtomicBoolean();
+        pool.execute(() -> {
+            t0Started.set(true);
+            try {
+                assertTrue(t0Ends.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "t0 never released");
+            } catch (InterruptedException e) {
+                throw new AssertionError("t0 interrupted", e);
+            }
+        });
+        until("t0 runs", t0Started::get);
+        Thread releaser = start("releaser", () -> {
+            try {
+                pool.releaseTimeout(Duration.ofMillis(50));
+            } catch (java.util.concurrent.TimeoutException expected) {
+                // t0 runs on: the rebooted pool does not terminate
+            }
+        });
+        Thread rebooter = start("rebooter", () -> {
+            until("releaseTimeout closed the pool", pool::isClosed);
+            pool.reboot();
+        });
+        join(rebooter, releaser);
+        assertFalse(pool.isClosed(), () -> "the reboot made once releaseTimeout had closed the pool did not stand: "
+                + pool);
+        t0Ends.countDown();
+        CountDownLatch ran = new CountDownLatch(1);
+        pool.execute(ran::countDown);
+        assertTrue(ran.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), () -> "the rebooted pool ran no task: " + pool);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
+
     /** Counts the calling task as started and waits until the other has started too. */
     private static void started(CountDownLatch both) {
         both.countDown();
