@@ -122,4 +122,54 @@ class FastLaneFrayTest {
         }
         assertEquals(inLanesBefore, FrayLane.inLanes(), "a lane token was not given back");
     }
+
+    /**
+     * {@code PoolWithFunc.invoke(arg)}: "{@code null} allowed"; in the lane {@code NULL} stands for a {@code null}
+     * payload, and both hand-offs give it back as {@code null}: the spinning worker's ({@code tryHand}, returned by
+     * {@code spin}) and the withdrawing worker's ({@code tryHandWithdrawing}, returned by {@code withdrawn}, a path
+     * reached only when the submitter meets the worker between its withdrawal and its revert). A worker spins twice
+     * (each look a scheduling point) while a submitter tries at every step to hand it {@code null}, by the fast
+     * path and, that failing, by the hand-off to a withdrawing worker: the worker gets {@code null} exactly when
+     * a hand-off succeeded, else nothing ({@code NONE}); the token comes back. (Coverage review 12, mutant N-W: {@code withdrawn} returning the
+     * {@code NULL} stand-in itself: caught at iterations 20 and 11.)
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aNullPayloadReachesTheWorkerAsNullByEitherHandOff() throws Exception {
+        int inLanesBefore = FrayLane.inLanes();
+        FrayLane lane = FrayLane.withSpins(2);
+        AtomicReference<Object> got = new AtomicReference<>(FrayLane.WITHDRAWING);
+        AtomicReference<String> handed = new AtomicReference<>("no");
+        Thread worker = start("worker", () -> {
+            Object r = lane.spin();
+            if (r == FrayLane.WITHDRAWING) {
+                r = lane.withdrawn();
+            } else if (r != FrayLane.NONE) {
+                lane.leave(); // hot: leaves the lane after its payload
+            }
+            got.set(r);
+        });
+        Thread submitter = start("submitter", () -> {
+            while (got.get() == FrayLane.WITHDRAWING) { // until the worker is done: at every step
+                if (lane.tryHand(null)) {
+                    handed.set("to the spinning worker");
+                    return;
+                }
+                if (lane.tryHandWithdrawing(null)) {
+                    handed.set("to the withdrawing worker");
+                    return;
+                }
+                Thread.yield();
+            }
+        });
+        join(worker, submitter);
+        Object r = got.get();
+        if ("no".equals(handed.get())) {
+            assertSame(FrayLane.NONE, r, () -> "nothing handed, the worker got " + r);
+        } else {
+            assertTrue(r == null, () -> "null handed " + handed.get() + ", the worker got " + r);
+        }
+        assertEquals(inLanesBefore, FrayLane.inLanes(), "a lane token was not given back");
+    }
 }
