@@ -890,7 +890,24 @@ class PoolLifecycleFrayTest {
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void aRebootOnceReleaseTimeoutClosedThePoolStands() throws Exception {
-        Pool pool = Pool.newPool(1, PoolTasks.options());
+        rebootOnceReleaseTimeoutClosedThePool(Pool.newPool(1, PoolTasks.options()));
+    }
+
+    /**
+     * {@link #aRebootOnceReleaseTimeoutClosedThePoolStands} on a {@code MultiPool} of 2x1, round robin (t0 on
+     * sub-pool 0): the reboot reopens both sub-pools and stands. (Coverage review 12, mutant AR-3M:
+     * MultiPoolCore.awaitReleased releasing the multi-pool again before it waits.)
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aRebootOnceReleaseTimeoutClosedAMultiPoolStands() throws Exception {
+        rebootOnceReleaseTimeoutClosedThePool(
+                MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options()));
+    }
+
+    private static <P extends java.util.concurrent.Executor & WorkerPool> void rebootOnceReleaseTimeoutClosedThePool(
+            P pool) throws Exception {
         CountDownLatch t0Ends = new CountDownLatch(1);
         AtomicBoolean t0Started = new AtomicBoolean();
         pool.execute(() -> {
