@@ -257,4 +257,35 @@ class WaitGroupFrayTest {
             assertTrue(returned.get(), () -> "the round ended before the waiter left, and await returned false: " + wg);
         }
     }
+
+    /**
+     * {@code await} "blocks until the counter is zero", and a waiter "returns when the count reaches zero in the
+     * round it waits in": also a waiter whose spin before it registers ends just as the last {@code done()} comes
+     * (WaitGroup's notes: registering counts the waiter in only "while the counter is non-zero", re-read under the
+     * queue's lock; a waiter counted into a round that has ended would wait for the next round's add). The waiter
+     * spins about 2^10 reads of the word (each a scheduling point) before it registers, so the doer yields about as
+     * often before its {@code done()}, a little longer each round, so that over 24 rounds its {@code done()} often
+     * lands between the waiter's last spin and its registration. Every round's waiter returns. (Coverage review 12,
+     * mutant WG-R: register without its re-check of the counter under the lock, which survived the 7 other
+     * WaitGroupFrayTests: their done()s come while the waiter still spins, or once it has parked.)
+     */
+    @FrayTest(iterations = 30 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aWaiterWhoseSpinEndsAsTheLastDoneComesReturns() throws InterruptedException {
+        WaitGroup wg = new WaitGroup();
+        for (int round = 0; round < 24; round++) {
+            int yields = 980 + 4 * round;
+            wg.add(1);
+            Thread waiter = start("waiter " + round, wg::await);
+            Thread doer = start("doer " + round, () -> {
+                for (int i = 0; i < yields; i++) {
+                    Thread.yield();
+                }
+                wg.done();
+            });
+            join(doer, waiter);
+            assertEquals(0, wg.count());
+        }
+    }
 }
