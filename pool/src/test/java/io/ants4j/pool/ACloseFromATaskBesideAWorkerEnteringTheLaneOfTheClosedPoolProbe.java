@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Run by {@link ACloseFromATaskIsWokenWhenTheLastOtherTaskEndsBesideAWorkerSpinningInTheLaneTest} under
- * {@code ArmedHoldsDebugger} (src/test/jdi): no reboot. A pool of capacity 3, platform threads: task c, tasks x and
+ * {@code ThreadHoldingDebugger} (src/test/jdi): no reboot. A pool of capacity 3, platform threads: task c, tasks x and
  * y. y ends; its worker w passes {@code nextFromLane}'s check (the pool is open) and is held before it takes a
  * token of the lane budget; c closes the pool ({@code close()} or {@code releaseTimeout(30 s)}) and waits for x and
  * w; w is let go and held again just after its entry CAS (its spinning mark in the slot: idle, in the closed pool's

@@ -185,8 +185,7 @@ class ACloseFromATaskIsNotTakenForAnOutsiderByAFactoryThreadFailingToStartTest {
         java.nio.file.Path src = java.nio.file.Path.of("src/main/java/io/ants4j/pool/PoolCore.java");
         int line = java.nio.file.Files.readAllLines(src).indexOf(heldAt) + 1;
         for (int attempt = 0; attempt < 8; attempt++) { // identity hashes decide which of the two workers comes first
-            List<String> out = AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest.runUnderDebugger(
-                    AFactoryThreadFailingToStartProbe.class, PoolCore.class, "probe-submitter", heldAt, call,
+            List<String> out = DebuggedProbes.runHolding(AFactoryThreadFailingToStartProbe.class, PoolCore.class, "probe-submitter", heldAt, call,
                     String.valueOf(line));
             String all = String.join("\n", out);
             assertTrue(out.contains("HELD"), "the debugger never held the submitter:\n" + all);

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Run by {@link ASubmitterLookingForTheHotWorkerDoesNotOvertakeAWaitingSubmitterTest} under
- * {@code ArmedHoldsDebugger} (src/test/jdi), which holds threads at lines of {@code SpinningWorkers} on request
+ * {@code ThreadHoldingDebugger} (src/test/jdi), which holds threads at lines of {@code SpinningWorkers} on request
  * (preemptions an operating system may make). A pool of capacity 1, platform threads: its worker w runs task b hot
  * (handed through the lane); submitter s1 calls execute(c) and, finding w busy, spins in {@code tryHand} for it to
  * come back (held there); b ends, w passes {@code nextFromLane}'s check (nobody waits) and is held before it stores

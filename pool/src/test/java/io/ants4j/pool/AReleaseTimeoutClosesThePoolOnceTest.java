@@ -41,8 +41,7 @@ class AReleaseTimeoutClosesThePoolOnceTest {
     }
 
     private static void assertStaysOpen(String kind) throws Exception {
-        List<String> out = AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest.runUnderDebugger(
-                AReleaseTimeoutClosesThePoolOnceProbe.class, AbstractWorkerPool.class, "probe-closer",
+        List<String> out = DebuggedProbes.runHolding(AReleaseTimeoutClosesThePoolOnceProbe.class, AbstractWorkerPool.class, "probe-closer",
                 AFTER_THE_FIRST_RELEASE, kind);
         String all = String.join("\n", out);
         assertTrue(out.contains("HELD"), "the debugger never held the closer:\n" + all);

@@ -3,15 +3,7 @@ package io.ants4j.pool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.ants4j.primitives.SpinLock;
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
-import org.agrona.concurrent.NanoClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -71,7 +63,7 @@ class AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest {
     }
 
     /**
-     * Runs the probe under {@code LaneEntryDebugger} (a single-file program, src/test/jdi), which holds the probe's
+     * Runs the probe under {@code ThreadHoldingDebugger} (a single-file program, src/test/jdi), which holds the probe's
      * worker at the lane entry's second step; returns the output lines.
      */
     private static List<String> runUnderDebugger(String kind, String heldAt) throws Exception {
@@ -80,53 +72,6 @@ class AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest {
 
     /** Runs {@code probe}'s main with {@code args} under the debugger, holding a worker at line {@code heldAt}. */
     static List<String> runUnderDebugger(Class<?> probe, String heldAt, String... args) throws Exception {
-        return runUnderDebugger(probe, SpinningWorkers.class, "probe-worker-", heldAt, args);
-    }
-
-    /**
-     * Runs {@code probe}'s main with {@code args} under the debugger, holding the first thread named
-     * {@code threadPrefix*} that reaches the line of {@code in}'s source that is {@code heldAt}.
-     */
-    static List<String> runUnderDebugger(Class<?> probe, Class<?> in, String threadPrefix, String heldAt,
-                                         String... args) throws Exception {
-        int line = lineOf(in, heldAt);
-        String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, probe)
-                .map(AReleaseTimeoutZeroFromATaskIgnoresAWorkerEnteringTheLaneTest::location).distinct()
-                .collect(Collectors.joining(File.pathSeparator));
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = new java.util.ArrayList<>(List.of(java, "-Ddebug.class=" + in.getName(),
-                "-Ddebug.thread=" + threadPrefix, "src/test/jdi/LaneEntryDebugger.java",
-                String.valueOf(line), classPath, probe.getName()));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        boolean ended = p.waitFor(150, TimeUnit.SECONDS);
-        if (!ended) {
-            p.destroyForcibly();
-        }
-        String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(ended, "the debugger did not end:\n" + out);
-        return out.lines().toList();
-    }
-
-    /** The number of the one line of {@code in}'s source that is {@code text}. */
-    private static int lineOf(Class<?> in, String text) throws Exception {
-        List<String> src = Files.readAllLines(Path.of("src/main/java/" + in.getName().replace('.', '/') + ".java"));
-        int found = -1;
-        for (int i = 0; i < src.size(); i++) {
-            if (src.get(i).equals(text)) {
-                assertEquals(-1, found, "two such lines");
-                found = i + 1;
-            }
-        }
-        assertTrue(found > 0, "no line '" + text + "' in " + in.getSimpleName());
-        return found;
-    }
-
-    private static String location(Class<?> c) {
-        try {
-            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        return DebuggedProbes.runHolding(probe, SpinningWorkers.class, "probe-worker-", heldAt, args);
     }
 }

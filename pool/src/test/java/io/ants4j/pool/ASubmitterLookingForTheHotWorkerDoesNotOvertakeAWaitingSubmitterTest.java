@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Timeout;
  * CAS takes the worker, while q, counted in {@code waiting()}, still waits: a looking submitter, "neither counted nor
  * ordered", took a worker before a counted waiter. (The pool's own slow path re-checks {@code waiting == 0} under
  * its lock before each look; {@code tryHand}'s spin does not.) Three preemptions force it: a JDI debugger
- * ({@code src/test/jdi/ArmedHoldsDebugger.java}) holds s1 in its spin and the worker before and after its store.
+ * ({@code src/test/jdi/ThreadHoldingDebugger.java}) holds s1 in its spin and the worker before and after its store.
  * Unforced, the window is s1's spin ({@code SUBMITTER_SPINS}, tens of microseconds), about as long as q's own
  * looks before it waits. Fails on 7fb7163: {@code RAN [a, b, c, d]}, {@code waiting() == 1} when s1 returned.
  */
@@ -59,44 +59,13 @@ class ASubmitterLookingForTheHotWorkerDoesNotOvertakeAWaitingSubmitterTest {
                 "a submitter still looking for the hot worker took it while another submitter waited:\n" + all);
     }
 
-    /** Runs {@code probe} under ArmedHoldsDebugger with {@code args}; its output lines. */
+    /** Runs {@code probe} under the debugger with {@code args}, which arms its holds itself; its output lines. */
     static List<String> run(Class<?> probe, String... args) throws Exception {
-        String classPath = Stream.of(PoolCore.class, SpinLock.class, NanoClock.class, probe)
-                .map(ASubmitterLookingForTheHotWorkerDoesNotOvertakeAWaitingSubmitterTest::location).distinct()
-                .collect(Collectors.joining(File.pathSeparator));
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = new ArrayList<>(List.of(java, "src/test/jdi/ArmedHoldsDebugger.java", classPath,
-                probe.getName()));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        boolean ended = p.waitFor(150, TimeUnit.SECONDS);
-        if (!ended) {
-            p.destroyForcibly();
-        }
-        String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(ended, "the debugger did not end:\n" + out);
-        return out.lines().toList();
+        return DebuggedProbes.run(probe, java.util.Map.of(), args);
     }
 
     /** The number of the one line of SpinningWorkers that is {@code text}. */
     static int lineOf(String text) throws Exception {
-        List<String> src = Files.readAllLines(Path.of("src/main/java/io/ants4j/pool/SpinningWorkers.java"));
-        int found = -1;
-        for (int i = 0; i < src.size(); i++) {
-            if (src.get(i).equals(text)) {
-                assertEquals(-1, found, "two such lines");
-                found = i + 1;
-            }
-        }
-        assertTrue(found > 0, "no line '" + text + "'");
-        return found;
-    }
-
-    private static String location(Class<?> c) {
-        try {
-            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        return DebuggedProbes.lineOf(SpinningWorkers.class, text);
     }
 }

@@ -28,15 +28,23 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A single-file program ({@code java ArmedHoldsDebugger.java CLASSPATH MAIN ARGS...}) that launches {@code MAIN} under
- * JDI and holds threads where the program asks: the program prints {@code ARM <id> <line> <threadPrefix>} to have
- * the next thread named {@code threadPrefix*} that reaches line {@code line} of {@code io.ants4j.pool.SpinningWorkers}
- * suspended there (one thread per id), and {@code RELEASE <id>} to let it go; the debugger answers every
- * {@code ARM} with {@code ARMED <id>} on the program's standard input once the breakpoint is set, and writes
- * {@code HELD <id>} there when it holds a thread. Everything is let
- * go on {@code OUTCOME } or {@code PROBE FAILED}. Prints {@code HELD <id>} for each hold, and the program's output.
+ * A single-file program (run as {@code java ThreadHoldingDebugger.java CLASSPATH MAIN ARGS...}, so that the pool's
+ * module-patched tests need not read {@code jdk.jdi}) that launches {@code MAIN} under JDI and holds threads at lines
+ * of one class ({@code -Ddebug.class}, by default {@code io.ants4j.pool.SpinningWorkers}), each suspended alone, as a
+ * preemption there would suspend it. Two ways to ask for a hold:
+ * <ul>
+ * <li>from the start, with {@code -Ddebug.line=LINE -Ddebug.thread=PREFIX}: the first thread named {@code PREFIX*}
+ *     that reaches {@code LINE} is held (the breakpoint is set when the class is prepared, before any of its code
+ *     runs); prints {@code HELD};</li>
+ * <li>from the program: it prints {@code ARM <id> <line> <threadPrefix>} to have the next thread named
+ *     {@code threadPrefix*} that reaches {@code line} held (one thread per id), and {@code RELEASE <id>} to let it
+ *     go; the debugger answers {@code ARMED <id>} on the program's standard input once the breakpoint is set, and
+ *     writes {@code HELD <id>} there (and prints it) when it holds a thread.</li>
+ * </ul>
+ * Everything is let go when the program prints a line starting with {@code OUTCOME } or {@code PROBE FAILED}.
+ * Prints every line of the program's output.
  */
-public class ArmedHoldsDebugger {
+public class ThreadHoldingDebugger {
     public static void main(String[] args) throws Exception {
         String classPath = args[0];
         String main = String.join(" ", java.util.Arrays.copyOfRange(args, 1, args.length));
@@ -52,7 +60,7 @@ public class ArmedHoldsDebugger {
         Thread stderr = drain(vm.process().getErrorStream(), lines);
         OutputStream stdin = vm.process().getOutputStream();
         ClassPrepareRequest prepare = vm.eventRequestManager().createClassPrepareRequest();
-        prepare.addClassFilter("io.ants4j.pool.SpinningWorkers");
+        prepare.addClassFilter(System.getProperty("debug.class", "io.ants4j.pool.SpinningWorkers"));
         prepare.setSuspendPolicy(EventRequest.SUSPEND_ALL);
         prepare.enable();
         vm.resume();
@@ -60,6 +68,10 @@ public class ArmedHoldsDebugger {
         Map<BreakpointRequest, String> armed = new HashMap<>(); // request -> "id prefix"
         Map<String, ThreadReference> held = new HashMap<>();
         List<String> pendingArms = new ArrayList<>();
+        String line = System.getProperty("debug.line");
+        if (line != null) { // the hold asked for from the start: id "" (prints HELD)
+            pendingArms.add("ARM  " + line + " " + System.getProperty("debug.thread", "probe-worker-"));
+        }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         try {
             events:
@@ -92,8 +104,10 @@ public class ArmedHoldsDebugger {
                         r.setSuspendPolicy(EventRequest.SUSPEND_EVENT_THREAD);
                         r.enable();
                         armed.put(r, f[1] + " " + f[3]);
-                        stdin.write(("ARMED " + f[1] + "\n").getBytes(StandardCharsets.UTF_8));
-                        stdin.flush();
+                        if (!f[1].isEmpty()) {
+                            stdin.write(("ARMED " + f[1] + "\n").getBytes(StandardCharsets.UTF_8));
+                            stdin.flush();
+                        }
                     }
                     pendingArms.clear();
                 }
@@ -113,9 +127,13 @@ public class ArmedHoldsDebugger {
                                 bp.request().disable();
                                 armed.remove((BreakpointRequest) bp.request());
                                 held.put(f[0], bp.thread());
-                                out.add("HELD " + f[0]);
-                                stdin.write(("HELD " + f[0] + "\n").getBytes(StandardCharsets.UTF_8));
-                                stdin.flush();
+                                if (f[0].isEmpty()) {
+                                    out.add("HELD");
+                                } else {
+                                    out.add("HELD " + f[0]);
+                                    stdin.write(("HELD " + f[0] + "\n").getBytes(StandardCharsets.UTF_8));
+                                    stdin.flush();
+                                }
                                 resume = false;
                             }
                         }
