@@ -1,12 +1,8 @@
 package io.ants4j.pool;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -20,8 +16,6 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code OUTCOME returned} if c's call returned within 5 s, else {@code OUTCOME still waiting}.
  */
 final class ACloseFromATaskBesideAWorkerEnteringTheLaneOfTheClosedPoolProbe {
-    private static final BlockingQueue<String> FROM_DEBUGGER = new LinkedBlockingQueue<>();
-
     private ACloseFromATaskBesideAWorkerEnteringTheLaneOfTheClosedPoolProbe() {
     }
 
@@ -29,17 +23,7 @@ final class ACloseFromATaskBesideAWorkerEnteringTheLaneOfTheClosedPoolProbe {
         boolean releaseTimeout = args[0].equals("releaseTimeout");
         int beforeToken = Integer.parseInt(args[1]);
         int justEntered = Integer.parseInt(args[2]);
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(System.in))) {
-                for (String l; (l = r.readLine()) != null; ) {
-                    FROM_DEBUGGER.add(l);
-                }
-            } catch (java.io.IOException e) {
-                FROM_DEBUGGER.add("READ FAILED " + e);
-            }
-        });
-        reader.setDaemon(true);
-        reader.start();
+        DebuggerHolds.listen();
         PoolOptions options = PoolOptions.builder().disablePurge(true)
                 .threadFactory(Thread.ofPlatform().daemon(true).name("probe-worker-", 0).factory()).build();
         Pool pool = Pool.newPool(3, options);
@@ -52,7 +36,7 @@ final class ACloseFromATaskBesideAWorkerEnteringTheLaneOfTheClosedPoolProbe {
             closer.set(Thread.currentThread());
             closerRunning.countDown();
             try {
-                check(closeNow.await(60, TimeUnit.SECONDS), "c never told to close");
+                DebuggerHolds.check(closeNow.await(60, TimeUnit.SECONDS), "c never told to close");
                 if (releaseTimeout) {
                     pool.releaseTimeout(Duration.ofSeconds(30));
                 } else {
@@ -64,7 +48,7 @@ final class ACloseFromATaskBesideAWorkerEnteringTheLaneOfTheClosedPoolProbe {
                 done.countDown();
             }
         });
-        check(closerRunning.await(30, TimeUnit.SECONDS), "c never ran");
+        DebuggerHolds.check(closerRunning.await(30, TimeUnit.SECONDS), "c never ran");
         CountDownLatch othersRun = new CountDownLatch(2);
         CountDownLatch xMayEnd = new CountDownLatch(1);
         CountDownLatch yMayEnd = new CountDownLatch(1);
@@ -76,24 +60,24 @@ final class ACloseFromATaskBesideAWorkerEnteringTheLaneOfTheClosedPoolProbe {
             othersRun.countDown();
             await(yMayEnd);
         });
-        check(othersRun.await(30, TimeUnit.SECONDS), "x and y never ran");
-        arm("0", beforeToken, "probe-worker-");
+        DebuggerHolds.check(othersRun.await(30, TimeUnit.SECONDS), "x and y never ran");
+        DebuggerHolds.arm("0", beforeToken, "probe-worker-");
         yMayEnd.countDown();
-        held("0"); // y's worker w passed nextFromLane's check, the pool open
+        DebuggerHolds.held("0"); // y's worker w passed nextFromLane's check, the pool open
         closeNow.countDown();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!(pool.isClosed() && closer.get().getState() == Thread.State.TIMED_WAITING
                 && Arrays.stream(closer.get().getStackTrace()).anyMatch(f -> f.getMethodName().equals("awaitOnlyClosers")))) {
-            check(System.nanoTime() < deadline, "c never waited for x and w: " + pool);
+            DebuggerHolds.check(System.nanoTime() < deadline, "c never waited for x and w: " + pool);
             Thread.onSpinWait();
         }
-        arm("1", justEntered, "probe-worker-");
-        release("0");
-        held("1"); // w in the lane, its spinning mark in the slot
+        DebuggerHolds.arm("1", justEntered, "probe-worker-");
+        DebuggerHolds.release("0");
+        DebuggerHolds.held("1"); // w in the lane, its spinning mark in the slot
         int idleWithW = pool.idle();
         xMayEnd.countDown();
         while (pool.running() != 2) { // x's worker retired: c's and w's left
-            check(System.nanoTime() < deadline, "x's worker never retired: " + pool);
+            DebuggerHolds.check(System.nanoTime() < deadline, "x's worker never retired: " + pool);
             Thread.onSpinWait();
         }
         System.out.println("STATE before: " + pool + " (idle with w in the lane: " + idleWithW + ")");
@@ -111,46 +95,9 @@ final class ACloseFromATaskBesideAWorkerEnteringTheLaneOfTheClosedPoolProbe {
 
     private static void await(CountDownLatch latch) {
         try {
-            check(latch.await(60, TimeUnit.SECONDS), "a task's latch never opened");
+            DebuggerHolds.check(latch.await(60, TimeUnit.SECONDS), "a task's latch never opened");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void arm(String id, int line, String prefix) throws InterruptedException {
-        System.out.println("ARM " + id + " " + line + " " + prefix);
-        System.out.flush();
-        expect("ARMED " + id);
-    }
-
-    private static void held(String id) throws InterruptedException {
-        expect("HELD " + id);
-    }
-
-    private static void release(String id) {
-        System.out.println("RELEASE " + id);
-        System.out.flush();
-    }
-
-    private static void expect(String line) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        for (;;) {
-            String l = FROM_DEBUGGER.poll(100, TimeUnit.MILLISECONDS);
-            if (line.equals(l)) {
-                return;
-            }
-            if (l != null) {
-                FROM_DEBUGGER.add(l);
-            }
-            check(System.nanoTime() < deadline, "never got " + line + " " + FROM_DEBUGGER);
-        }
-    }
-
-    private static void check(boolean ok, String what) {
-        if (!ok) {
-            System.out.println("PROBE FAILED: " + what);
-            System.out.flush();
-            System.exit(2);
         }
     }
 }

@@ -1,12 +1,8 @@
 package io.ants4j.pool;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,8 +16,6 @@ import java.util.concurrent.TimeUnit;
  * first}, then the order the tasks ran in.
  */
 final class ALookingSubmitterOvertakesAWaiterProbe {
-    private static final BlockingQueue<String> FROM_DEBUGGER = new LinkedBlockingQueue<>();
-
     private ALookingSubmitterOvertakesAWaiterProbe() {
     }
 
@@ -30,25 +24,15 @@ final class ALookingSubmitterOvertakesAWaiterProbe {
         int hotStore = Integer.parseInt(args[1]);
         int justEntered = Integer.parseInt(args[2]);
         int submitterSpin = Integer.parseInt(args[3]);
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(System.in))) {
-                for (String l; (l = r.readLine()) != null; ) {
-                    FROM_DEBUGGER.add(l);
-                }
-            } catch (java.io.IOException e) {
-                FROM_DEBUGGER.add("READ FAILED " + e);
-            }
-        });
-        reader.setDaemon(true);
-        reader.start();
+        DebuggerHolds.listen();
         PoolOptions options = PoolOptions.builder().disablePurge(true)
                 .threadFactory(Thread.ofPlatform().daemon(true).name("probe-worker-", 0).factory()).build();
         Pool pool = Pool.newPool(1, options);
         List<String> ran = new CopyOnWriteArrayList<>();
 
-        arm("0", spinLoopRead, "probe-worker-");
+        DebuggerHolds.arm("0", spinLoopRead, "probe-worker-");
         pool.execute(() -> ran.add("a"));
-        held("0"); // w spins in the lane after a
+        DebuggerHolds.held("0"); // w spins in the lane after a
         CountDownLatch bMayEnd = new CountDownLatch(1);
         pool.execute(() -> { // the fast lane: w is hot
             ran.add("b");
@@ -58,36 +42,36 @@ final class ALookingSubmitterOvertakesAWaiterProbe {
                 Thread.currentThread().interrupt();
             }
         });
-        arm("1", hotStore, "probe-worker-");
-        release("0");
+        DebuggerHolds.arm("1", hotStore, "probe-worker-");
+        DebuggerHolds.release("0");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!ran.contains("b")) {
-            check(System.nanoTime() < deadline, "b never ran");
+            DebuggerHolds.check(System.nanoTime() < deadline, "b never ran");
             Thread.onSpinWait();
         }
-        arm("2", submitterSpin, "probe-s1");
+        DebuggerHolds.arm("2", submitterSpin, "probe-s1");
         CountDownLatch s1Returned = new CountDownLatch(1);
         Thread s1 = Thread.ofPlatform().daemon(true).name("probe-s1").start(() -> {
             pool.execute(() -> ran.add("c"));
             s1Returned.countDown();
         });
-        held("2"); // s1 looks for the hot worker w in tryHand
+        DebuggerHolds.held("2"); // s1 looks for the hot worker w in tryHand
         bMayEnd.countDown();
-        held("1"); // w ended b, passed nextFromLane's check, has not stored its mark
+        DebuggerHolds.held("1"); // w ended b, passed nextFromLane's check, has not stored its mark
         CountDownLatch qReturned = new CountDownLatch(1);
         Thread q = Thread.ofPlatform().daemon(true).name("probe-q").start(() -> {
             pool.execute(() -> ran.add("d"));
             qReturned.countDown();
         });
         while (pool.waiting() != 1) {
-            check(System.nanoTime() < deadline, "q never waited: " + pool);
+            DebuggerHolds.check(System.nanoTime() < deadline, "q never waited: " + pool);
             Thread.onSpinWait();
         }
-        arm("3", justEntered, "probe-worker-");
-        release("1");
-        held("3"); // w's spinning mark is in the slot
+        DebuggerHolds.arm("3", justEntered, "probe-worker-");
+        DebuggerHolds.release("1");
+        DebuggerHolds.held("3"); // w's spinning mark is in the slot
         int waitingBefore = pool.waiting();
-        release("2");
+        DebuggerHolds.release("2");
         boolean s1Served = s1Returned.await(10, TimeUnit.SECONDS);
         int waitingWhenS1Returned = pool.waiting();
         boolean qServedBefore = qReturned.getCount() == 0;
@@ -96,52 +80,12 @@ final class ALookingSubmitterOvertakesAWaiterProbe {
         System.out.println("OUTCOME " + (s1Served && !qServedBefore && waitingWhenS1Returned == 1
                 ? "s1 served while q waited" : "s1 not served first"));
         System.out.flush();
-        check(qReturned.await(30, TimeUnit.SECONDS), "q never returned");
+        DebuggerHolds.check(qReturned.await(30, TimeUnit.SECONDS), "q never returned");
         pool.release();
         System.out.println("TERMINATED " + pool.awaitTermination(30, TimeUnit.SECONDS));
         System.out.println("RAN " + ran);
         System.out.flush();
         s1.join(1000);
         q.join(1000);
-    }
-
-    private static void arm(String id, int line, String prefix) throws InterruptedException {
-        System.out.println("ARM " + id + " " + line + " " + prefix);
-        System.out.flush();
-        expect("ARMED " + id);
-    }
-
-    private static void held(String id) throws InterruptedException {
-        expect("HELD " + id);
-    }
-
-    private static void release(String id) {
-        System.out.println("RELEASE " + id);
-        System.out.flush();
-    }
-
-    private static void expect(String line) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        for (;;) {
-            String l = FROM_DEBUGGER.poll(100, TimeUnit.MILLISECONDS);
-            if (line.equals(l)) {
-                return;
-            }
-            if (l != null && !l.startsWith("ARMED") && !l.startsWith("HELD")) {
-                check(false, "unexpected from the debugger: " + l);
-            }
-            if (l != null) {
-                FROM_DEBUGGER.add(l); // another answer, for a later expect
-            }
-            check(System.nanoTime() < deadline, "never got " + line + " " + FROM_DEBUGGER);
-        }
-    }
-
-    private static void check(boolean ok, String what) {
-        if (!ok) {
-            System.out.println("PROBE FAILED: " + what);
-            System.out.flush();
-            System.exit(2);
-        }
     }
 }
