@@ -18,6 +18,44 @@ public final class FrayLane {
         this(new SpinningWorkers(workerSpins));
     }
 
+    /** An owner whose {@code stopsSpinning} is {@code stops}, read before a yield (a scheduling point after the look). */
+    private FrayLane(int workerSpins, java.util.function.BooleanSupplier stops) {
+        this.lane = new SpinningWorkers(workerSpins);
+        SpinningWorkers.Marks marks = SpinningWorkers.newMarks();
+        this.owner = new SpinningWorkers.Owner() {
+            @Override
+            public boolean stopsSpinning() {
+                boolean r = stops.getAsBoolean();
+                Thread.yield();
+                return r;
+            }
+
+            @Override
+            public SpinningWorkers.Marks marks() {
+                return marks;
+            }
+        };
+    }
+
+    /**
+     * A lane whose worker spins {@code workerSpins} times before it withdraws, and whose pool says
+     * {@code stopsSpinning} (a submitter waits, the pool closed, a task waits for the others) when {@code stops}
+     * does.
+     */
+    public static FrayLane withSpinsStoppingWhen(int workerSpins, java.util.function.BooleanSupplier stops) {
+        return new FrayLane(workerSpins, stops);
+    }
+
+    /** Whether a worker spins in the lane now. */
+    public boolean hasSpinner() {
+        return lane.hasSpinner();
+    }
+
+    /** The hot worker's side: having run {@code last} from the lane, it spins again; as {@link #spin}. */
+    public Object spinHot(Object last) {
+        return lane.spin(last, owner);
+    }
+
     /** An owner of its own (marks of its own: another pool) on {@code lane}. */
     private FrayLane(SpinningWorkers lane) {
         this.lane = lane;

@@ -172,4 +172,67 @@ class FastLaneFrayTest {
         }
         assertEquals(inLanesBefore, FrayLane.inLanes(), "a lane token was not given back");
     }
+
+    /**
+     * {@code SpinningWorkers}: the lane does not "let a submission overtake a waiting submitter: the pool skips
+     * the lane while submitters wait, and a spinning worker stops as soon as one waits in its pool";
+     * docs/design.md: "a submitter never takes an idle worker, a free slot or the fast lane past a waiting one.
+     * Before parking, a submitter looks again a few times, again only while nobody else waits" ({@code tryHand}
+     * looks at {@code stopsSpinning} again before each CAS but the first). The worker took t from the lane and
+     * runs it (hot); s1 tries to hand it a task and spins for it to come back; once s1 has looked at its pool
+     * (its first CAS failed), another submitter starts to wait ({@code stopsSpinning} true from then on), and only
+     * then does the worker come back to the lane. s1 never takes it: the worker withdraws (to serve the waiter),
+     * with no payload, and the lane's token comes back. (Coverage review 13, mutant LN-L: {@code tryHand} without
+     * its look before each CAS after the first, survived every FastLaneFrayTest, PoolFrayTest and
+     * PoolCloseFromTaskFrayTest; the JDI test ASubmitterLookingForTheHotWorkerDoesNotOvertakeAWaitingSubmitterTest
+     * forces the same window in the pool.)
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aSubmitterLookingForTheHotWorkerDoesNotTakeItOnceAnotherSubmitterWaits() throws Exception {
+        int inLanesBefore = FrayLane.inLanes();
+        AtomicBoolean waiting = new AtomicBoolean();
+        AtomicReference<Thread> s1Thread = new AtomicReference<>();
+        java.util.concurrent.atomic.AtomicInteger s1Looks = new java.util.concurrent.atomic.AtomicInteger();
+        FrayLane lane = FrayLane.withSpinsStoppingWhen(1000, () -> {
+            if (Thread.currentThread() == s1Thread.get()) {
+                s1Looks.incrementAndGet();
+            }
+            return waiting.get();
+        });
+        AtomicReference<Object> got = new AtomicReference<>();
+        AtomicBoolean s1Handed = new AtomicBoolean();
+        Thread worker = start("worker", () -> {
+            Object first;
+            while (!"t".equals(first = lane.spin())) {
+                if (first == FrayLane.WITHDRAWING) {
+                    lane.withdrawn();
+                }
+            }
+            FrayThreads.until("a submitter waits", waiting::get);
+            Object r = lane.spinHot(first);
+            if (r == FrayLane.WITHDRAWING) {
+                Object late = lane.withdrawn();
+                got.set(late == FrayLane.NONE ? r : late);
+            } else {
+                got.set(r);
+                lane.leave();
+            }
+        });
+        FrayThreads.until("the worker spins", lane::hasSpinner);
+        FrayThreads.until("t is handed to the worker", () -> lane.tryHand("t"));
+        Thread s1 = new Thread(() -> s1Handed.set(lane.tryHand("s1")), "s1");
+        s1Thread.set(s1);
+        s1.start();
+        Thread waiter = start("waiter", () -> {
+            FrayThreads.until("s1 looked at its pool", () -> s1Looks.get() > 0);
+            waiting.set(true);
+        });
+        join(worker, s1, waiter);
+        assertFalse(s1Handed.get(), () -> "a submitter looking for the hot worker took it while another submitter"
+                + " waited; the worker got " + got.get());
+        assertSame(FrayLane.WITHDRAWING, got.get(), () -> "the worker got " + got.get());
+        assertEquals(inLanesBefore, FrayLane.inLanes(), "a lane token was not given back");
+    }
 }
