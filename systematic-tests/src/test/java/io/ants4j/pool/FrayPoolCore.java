@@ -118,6 +118,16 @@ public final class FrayPoolCore {
         core.awaitReleased(timeout);
     }
 
+    /** The wait of {@link #releaseTimeout} without its release: from a task, for the other tasks but the closers. */
+    public void awaitReleased(Duration timeout) throws TimeoutException {
+        core.awaitReleased(timeout);
+    }
+
+    /** Whether the pool is closed (released, not yet rebooted). */
+    public boolean isClosed() {
+        return core.isClosed();
+    }
+
     /** Opens the released pool again ({@link Pool#reboot}). */
     public void reboot() {
         core.reboot();

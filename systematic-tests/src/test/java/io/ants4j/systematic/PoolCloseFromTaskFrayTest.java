@@ -4,6 +4,7 @@ import static io.ants4j.systematic.FrayThreads.TIMEOUT_SECONDS;
 import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.until;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ants4j.pool.FrayPoolCore;
@@ -472,5 +473,52 @@ class PoolCloseFromTaskFrayTest {
     private static boolean parked(Thread t) {
         Thread.State state = t.getState();
         return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
+    }
+
+    /**
+     * A task closing its pool is woken when the last other task ends, though the pool was rebooted meanwhile and
+     * that task's worker could go into the fast lane (WorkerPool.releaseTimeout: "Called on a thread of the pool,
+     * it waits as close() does there: on a worker thread, for the other tasks but those closing the pool";
+     * PoolCore: a worker goes no more into the lane while such a task waits, and one spinning stops:
+     * {@code stopsSpinning} reads {@code closeWaits}). Pool of two whose lane worker would spin 200,000 times (a
+     * descheduled spinner, as takeOutSpinner's javadoc has it): o runs until let go; c releases the pool, another
+     * thread reboots it, c lets o go and waits as {@code releaseTimeout} does (30 s; timed waits end here only by
+     * a wake-up), racing o's worker, which passes the lane's entry check before c's wait counts itself or after.
+     * c returns normally, and soon: not only once a worker spinning in the reopened pool's lane gives up
+     * (coverage review 13, mutant LN-C: {@code stopsSpinning} without {@code closeWaits}, which survived every
+     * PoolCloseFromTaskFrayTest, FastLaneFrayTest and PoolLifecycleFrayTest; the unit test
+     * ACloseFromATaskIsWokenWhenTheLastOtherTaskEndsBesideAWorkerSpinningInTheLaneTest forces it with a lane that
+     * never runs out).
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = true,
+            scheduler = RandomScheduler.class)
+    void aTaskClosingARebootedPoolIsWokenWhenTheLastOtherTaskEndsNotWhenALaneSpinnerGivesUp() throws Exception {
+        FrayPoolCore pool = FrayPoolCore.openWithShortSpins(2, 200_000, PoolTasks.PLATFORM_WORKERS);
+        AtomicBoolean oStarted = new AtomicBoolean();
+        AtomicBoolean oGo = new AtomicBoolean();
+        AtomicReference<String> cOutcome = new AtomicReference<>();
+        pool.execute(() -> {
+            oStarted.set(true);
+            until("o is let go", oGo::get);
+        });
+        until("o started", oStarted::get);
+        pool.execute(() -> {
+            pool.release();
+            until("the pool is rebooted", () -> !pool.isClosed());
+            oGo.set(true);
+            try {
+                pool.awaitReleased(java.time.Duration.ofSeconds(30)); // releaseTimeout's wait, rebooted before it
+                cOutcome.set("returned");
+            } catch (java.util.concurrent.TimeoutException e) {
+                cOutcome.set("timed out");
+            }
+        });
+        until("c closed the pool", pool::isClosed);
+        pool.reboot();
+        until("c's wait returned, o having ended", () -> cOutcome.get() != null);
+        assertEquals("returned", cOutcome.get(), pool::toString);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS), pool::toString);
     }
 }
