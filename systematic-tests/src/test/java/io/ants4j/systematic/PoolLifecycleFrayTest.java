@@ -32,7 +32,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
-import org.pastalab.fray.core.scheduler.POSScheduler;
 import org.pastalab.fray.core.scheduler.RandomScheduler;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
 import org.pastalab.fray.junit.junit5.annotations.FrayTest;
@@ -140,18 +139,16 @@ class PoolLifecycleFrayTest {
      * never runs, also not in the reopened pool ({@code release()}'s javadoc: "also when a {@code reboot()}
      * follows before they wake"). s1 alone waits behind t0 on a pool of one; the test thread itself calls
      * {@code release(); reboot()}, so that during the reboot only s1 competes with it (t0 is held, and no thread
-     * polls), and only then lets t0 end. The POS scheduler: a thread woken up draws one priority and keeps it
-     * until it runs, while the running thread draws a new one at each step, so the releasing thread completes
-     * its k steps before s1's first with probability about 1/(k+1), where a random walk's is 2^-k.
+     * polls), and only then lets t0 end. The POS scheduler ({@link StarvationFreePOSScheduler}): a thread woken up
+     * draws one priority and keeps it until it runs, while the running thread draws a new one at each step, so the
+     * releasing thread completes its k steps before s1's first with probability about 1/(k+1), where a random
+     * walk's is 2^-k.
      * (Mutant: in {@code PoolCore.awaitTurn}, a waiter granted {@code CLOSED} that finds the pool open again
      * dispatches once more, issue 25's defect 11: caught, see docs/testing.md.)
      */
-    @org.junit.jupiter.api.Disabled("livelocks on the POS scheduler now and then: a thread whose lock attempt spins with"
-            + " yields (SpinLock) is scheduled again and again while the lock's holder, drawn a low priority, never runs"
-            + " (a polling wait did the same, 1 of 3 CI runs, 2026-11-27); run by hand with -Dtest (docs/testing.md)")
     @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
-            scheduler = POSScheduler.class)
+            scheduler = StarvationFreePOSScheduler.class)
     void aSubmitterWokenByAReleaseIsRejectedThoughTheReleasingThreadRebootedBeforeItLooked() throws Exception {
         Pool pool = Pool.newPool(1, PoolTasks.options());
         wokenByAReleaseThoughRebootedBeforeItLooked(pool, 1, pool::waiting);
@@ -165,12 +162,9 @@ class PoolLifecycleFrayTest {
      * it through. (Mutants: that retry also catching {@code PoolClosedException}, its second look finding the
      * reopened sub-pool; the {@code awaitTurn} one above: both caught, see docs/testing.md.)
      */
-    @org.junit.jupiter.api.Disabled("livelocks on the POS scheduler now and then: a thread whose lock attempt spins with"
-            + " yields (SpinLock) is scheduled again and again while the lock's holder, drawn a low priority, never runs"
-            + " (a polling wait did the same, 1 of 3 CI runs, 2026-11-27); run by hand with -Dtest (docs/testing.md)")
     @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
-            scheduler = POSScheduler.class)
+            scheduler = StarvationFreePOSScheduler.class)
     void aSubmitterWokenByAReleaseIsRejectedThoughTheReleasingThreadRebootedBeforeItLookedByAMultiPool()
             throws Exception {
         MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options());

@@ -1,0 +1,104 @@
+package io.ants4j.systematic;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.pastalab.fray.core.ThreadContext;
+import org.pastalab.fray.core.concurrency.operations.NonRacingOperation;
+import org.pastalab.fray.core.concurrency.operations.RacingOperation;
+import org.pastalab.fray.core.randomness.ControlledRandom;
+import org.pastalab.fray.core.randomness.Randomness;
+import org.pastalab.fray.core.scheduler.Scheduler;
+
+/**
+ * Fray's POS scheduler (partial order sampling) with a bound on starvation: a thread that could run but was
+ * passed over at {@value #STARVATION_BOUND} decisions in a row makes every thread draw a new priority.
+ *
+ * <p>POS keeps what the tests on it need: a thread draws a random priority when it first becomes able to run
+ * and keeps it until it runs, or until a step of another thread races with its pending step; the thread with
+ * the lowest priority runs, a pending step that races with nothing (a yield) before anything else. So a thread
+ * woken up with a high draw stays off the processor while another completes a long run of k steps, with
+ * probability about 1/(k+1) where a random walk's is 2^-k. Fray's own POS has no bound on that: a thread
+ * spinning for a lock (a CAS, then a yield) draws anew at each step while the lock's holder, whose next step
+ * is not on the lock word, keeps its high draw, and the spinner runs until the test's watchdog ends the fork.
+ * With the bound such a run ends after a few thousand steps, far more than any window the tests open.
+ *
+ * <p>Deterministic given its random draws, which go through Fray's {@link Randomness}, so a recorded
+ * schedule replays.
+ */
+public final class StarvationFreePOSScheduler extends Scheduler {
+
+    /** Decisions a runnable thread may be passed over in a row before every priority is drawn anew. */
+    static final int STARVATION_BOUND = 2_000;
+
+    private final Map<ThreadContext, Double> priorities = new HashMap<>();
+    private final Map<ThreadContext, Integer> passedOver = new HashMap<>();
+    private final List<ThreadContext> nonRacing = new ArrayList<>();
+
+    /** A scheduler on a fresh random source; Fray calls it for {@code @FrayTest(scheduler = ...)}. */
+    public StarvationFreePOSScheduler() {
+        this(new ControlledRandom());
+    }
+
+    /** A scheduler drawing from {@code randomness}. */
+    public StarvationFreePOSScheduler(Randomness randomness) {
+        super(randomness);
+    }
+
+    @Override
+    public ThreadContext scheduleNextOperation(List<ThreadContext> threads, Collection<ThreadContext> allThreads) {
+        if (threads.size() == 1) {
+            return threads.get(0); // no choice, nobody passed over
+        }
+        nonRacing.clear();
+        for (ThreadContext t : threads) {
+            priorities.computeIfAbsent(t, unused -> getRand().nextDouble(0, 1));
+            if (t.getPendingOperation() instanceof NonRacingOperation) {
+                nonRacing.add(t);
+            }
+        }
+        ThreadContext next = lowest(nonRacing.isEmpty() ? threads : nonRacing);
+        if (countPassedOver(threads, next)) {
+            priorities.clear(); // the next decision draws every priority anew
+        } else {
+            // the chosen thread draws anew, and so does every runnable thread whose pending step races with its step
+            priorities.keySet().removeIf(t -> t == next || (t.getPendingOperation() instanceof RacingOperation r
+                    && threads.contains(t) && r.isRacing(next.getPendingOperation())));
+        }
+        return next;
+    }
+
+    private ThreadContext lowest(List<ThreadContext> candidates) {
+        ThreadContext lowest = candidates.get(0);
+        for (ThreadContext t : candidates) {
+            if (priorities.get(t) < priorities.get(lowest)) {
+                lowest = t;
+            }
+        }
+        return lowest;
+    }
+
+    /** Counts a decision for {@code next} against every other runnable thread; true if one reached the bound. */
+    private boolean countPassedOver(List<ThreadContext> threads, ThreadContext next) {
+        passedOver.keySet().retainAll(threads);
+        passedOver.remove(next);
+        boolean starved = false;
+        for (ThreadContext t : threads) {
+            if (t != next && passedOver.merge(t, 1, Integer::sum) >= STARVATION_BOUND) {
+                starved = true;
+            }
+        }
+        if (starved) {
+            passedOver.clear();
+        }
+        return starved;
+    }
+
+    @Override
+    public Scheduler nextIteration(Randomness randomness) {
+        return new StarvationFreePOSScheduler(randomness);
+    }
+}
