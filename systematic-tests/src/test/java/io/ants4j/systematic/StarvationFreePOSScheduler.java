@@ -21,13 +21,12 @@ import org.pastalab.fray.core.scheduler.Scheduler;
  * and keeps it until it runs, or until a step of another thread races with its pending step; the thread with
  * the lowest priority runs, a pending step that races with nothing (a yield) before anything else. So a thread
  * woken up with a high draw stays off the processor while another completes a long run of k steps, with
- * probability about 1/(k+1) where a random walk's is 2^-k. Fray's own POS has no bound on that: a thread
- * spinning for a lock (a CAS, then a yield) draws anew at each step while the lock's holder, whose next step
- * is not on the lock word, keeps its high draw, and the spinner runs until the test's watchdog ends the fork.
- * With the bound such a run ends after a few thousand steps, far more than any window the tests open.
- *
- * <p>Deterministic given its random draws, which go through Fray's {@link Randomness}, so a recorded
- * schedule replays.
+ * probability about 1/(k+1) where a random walk's is 2^-k. Fray's own POS has no bound on how long a runnable
+ * thread waits: in {@code PoolLifecycleFrayTest}'s two POS tests, a thread spinning for the pool's lock (a CAS,
+ * then yields, which POS runs before anything else) ran on and on while the lock's holder did not run, until the
+ * test's watchdog ended the fork (1 of 3 runs). With the bound such a run ends, and the window those tests need
+ * (a {@code release(); reboot()} between a wake-up and the woken thread's next step) is still reached: their
+ * mutant is caught within the first 35 iterations (docs/testing.md).
  */
 public final class StarvationFreePOSScheduler extends Scheduler {
 
