@@ -340,17 +340,20 @@ final class MultiPoolCore implements Core {
         long deadline = System.nanoTime() + PoolCore.nanos(timeout);
         List<Integer> late;
         boolean interrupted = false;
-        for (;;) {
-            try {
-                Boolean closedAsATask = awaitOtherTasks(deadline, false); // from a worker thread: the others
-                late = closedAsATask == null ? awaitParts(deadline) : closedAsATask ? List.of() : busyParts();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
+        try {
+            for (;;) {
+                try {
+                    Boolean closedAsATask = awaitOtherTasks(deadline, false); // from a worker thread: the others
+                    late = closedAsATask == null ? awaitParts(deadline) : closedAsATask ? List.of() : busyParts();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        } finally {
+            if (interrupted) { // also when a later pass throws (an OutOfMemoryError): the interrupt is the caller's
+                Thread.currentThread().interrupt();
+            }
         }
         if (!late.isEmpty()) {
             List<String> why = new ArrayList<>(late.size());

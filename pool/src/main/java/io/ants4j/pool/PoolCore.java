@@ -1244,16 +1244,19 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         boolean done;
         boolean interrupted = false;
         long deadline = System.nanoTime() + nanos(timeout);
-        for (;;) {
-            try {
-                done = awaitClose(deadline - System.nanoTime(), false); // from a worker thread: the others
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
+        try {
+            for (;;) {
+                try {
+                    done = awaitClose(deadline - System.nanoTime(), false); // from a worker thread: the others
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        } finally {
+            if (interrupted) { // also when a later pass throws (an OutOfMemoryError): the interrupt is the caller's
+                Thread.currentThread().interrupt();
+            }
         }
         if (!done) {
             int n = running;

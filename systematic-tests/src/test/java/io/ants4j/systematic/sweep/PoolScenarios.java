@@ -143,6 +143,12 @@ final class PoolScenarios {
         volatile Throwable rejected;
         /** The timeout of a timed submission that waits in vain (allocated here, not by the operation). */
         final Duration shortWait = Duration.ofMillis(20);
+        /** The timeout of a {@code releaseTimeout} that waits in vain (allocated here, not by the operation). */
+        final Duration releaseWait = Duration.ofMillis(300);
+        /** The operation's interrupt status when it ended. */
+        volatile boolean interruptedAfter;
+        /** The sweep's runner thread, which runs the operation. */
+        Thread runner;
 
         PoolState(String kind, Workers workers, Duration expiry) {
             this(kind, workers, expiry, CAP);
@@ -561,6 +567,39 @@ final class PoolScenarios {
                     () -> s.ran.get() == 1 && s.pool.running() == 0);
             terminates(s);
         }));
+        l.add(Scenario.of(kind + ".releaseTimeout (interrupted while waiting)" + x, () -> {
+            PoolState s = new PoolState(kind, w, noPurge()).withHeldTask();
+            s.runner = SweepRunner.current().thread();
+            s.helper = Probe.onlyIfOperationParks("interrupter", s.runner::interrupt);
+            return s;
+        }, s -> {
+            Thread.interrupted(); // an interrupter of an earlier run may have come late: this run's comes at its park
+            try {
+                s.pool.releaseTimeout(s.releaseWait); // the held task outlasts it: it waits on past the interrupt
+            } catch (java.util.concurrent.TimeoutException expected) {
+                s.result = expected; // the outcome of a run with memory enough
+            } finally {
+                s.interruptedAfter = Thread.interrupted(); // allocates nothing
+            }
+        }, (s, thrown) -> {
+            s.helper.join();
+            boolean interruptSent = s.helper.acted();
+            s.helper = null;
+            noneOrOutOfMemory(thrown);
+            check(thrown != null || s.result instanceof java.util.concurrent.TimeoutException,
+                    "releaseTimeout returned normally while a task still ran");
+            // not interruptible: it keeps an interrupt that comes while it waits, also when it throws (one that
+            // came only after the operation had ended is still in the runner's status)
+            check(s.interruptedAfter || !interruptSent || s.runner.isInterrupted(), kind + ".releaseTimeout threw " + thrown
+                    + " and the interrupt that came while it waited was lost");
+            if (!s.pool.isClosed()) {
+                s.pool.release();
+            }
+            s.gate.countDown();
+            check(s.pool.awaitTermination(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                    "does not terminate: " + s.pool);
+            rebootWorks(s);
+        }).failingAnAllocation());
         l.add(Scenario.of(kind + ".awaitTermination" + x, () -> {
             PoolState s = new PoolState(kind, w, noPurge()).withHeldTask();
             s.pool.release();

@@ -21,10 +21,12 @@ final class Scenarios {
     /**
      * The scenarios of the quick run (every run but {@code -Dsweep.full=true}): every scenario but the life cycle
      * of a {@code MultiPool} beyond release and reboot (it delegates to its pools, which the {@code Pool}
-     * scenarios cover). Which of them a build runs is {@code sweep.only}'s choice (systematic-tests/pom.xml).
+     * scenarios cover) and the interrupted {@code releaseTimeout}s (each waits out its timeout on every run, about
+     * a minute a scenario). Which of them a build runs is {@code sweep.only}'s choice (systematic-tests/pom.xml).
      */
     static boolean inDefaultRun(String name) {
-        return !name.matches("MultiPool\\.(shutdown|shutdownNow|close|awaitTermination)( .*)?");
+        return !name.matches("MultiPool\\.(shutdown|shutdownNow|close|awaitTermination)( .*)?")
+                && !name.contains(".releaseTimeout (interrupted while waiting)");
     }
 
     static Map<String, Scenario<?>> byName() {
