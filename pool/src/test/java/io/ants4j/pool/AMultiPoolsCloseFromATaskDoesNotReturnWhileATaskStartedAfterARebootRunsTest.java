@@ -21,6 +21,12 @@ import org.junit.jupiter.api.Test;
  * a reboot (the first one started over) runs with the multi-pool open, so a task submitted to a sub-pool the pass
  * has already left runs on unseen, and {@code close()} returns while it still runs.
  *
+ * <p>Not {@link CloseFromTaskAwaitedSubPoolTest}'s case, which the {@code reboots} count fixed (CHANGELOG, Fixed:
+ * "close() from a task returns once the other tasks have ended even if the pool was rebooted meanwhile"): there X
+ * starts during the pass that the reboot overlaps, which then starts over. Here X starts during the pass that
+ * started over, after it left sub-pool 0; no reboot overlaps that pass, so nothing makes it look at sub-pool 0
+ * again.
+ *
  * <p>Deterministic: platform workers, no purge, round robin (reset to sub-pool 0 by the reboot), and every task
  * ends while the closing task waits in its sub-pool, so no worker goes into the fast lane (a worker does not while
  * a task waits for the others there): each task goes to the sub-pool round robin picks. Which sub-pool the closing
