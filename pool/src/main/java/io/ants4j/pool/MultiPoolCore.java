@@ -34,7 +34,8 @@ import java.util.function.ToIntFunction;
  * ran throughout; and the idle count found the one worker both in the shared lane and, withdrawn from it
  * meanwhile, on its idle queue (review 5).
  * Reading the counts is a monitoring matter: it never runs on the submit path, and holds each lock for a few
- * reads. No other path holds two sub-pools' locks, so the order rules out deadlock.
+ * reads. The only other path that holds two sub-pools' locks, the last look of a task waiting for the others to end
+ * (below), takes them in the same order, so the order rules out deadlock.
  *
  * <p>Life cycle. The multi-pool's own open/closed {@link #state} is read without a lock by the submit path;
  * the transitions ({@link #release}, {@link #shutdownNow}, {@link #reboot}, {@link #tune}) walk every sub-pool
@@ -48,7 +49,10 @@ import java.util.function.ToIntFunction;
  * their {@code shutdownNow} stop marks are cleared only once every sub-pool has reopened, so those sub-pools are
  * still stopping then (a task handed over before the {@code shutdownNow} still starts interrupted). Every reboot,
  * failed or not, moves {@link #reboots} as it begins and as it ends: the sub-pools it reopened may have started
- * threads and tasks, so a wait that passed over the sub-pools one by one while it ran starts over.
+ * threads and tasks, so a wait for termination that passed over the sub-pools one by one while it ran starts over.
+ * A task closing the multi-pool waits for the other tasks in each sub-pool in turn, then looks at every sub-pool
+ * with all their locks held ({@link PoolCore#onlyClosersRunInEvery}): after a reboot a task may have started in a
+ * sub-pool already passed, even in a pass that no reboot overlapped (review 53), and the look sees it.
  * A reboot from inside a transition on the same thread (the logger, told by {@code shutdownNow} that an interrupt
  * threw) is refused: {@link #lifecycle} is reentrant, and it would reopen the multi-pool halfway through. So is a
  * wait for termination there ({@code close}, {@code awaitTermination}, {@code releaseTimeout}): the sub-pools the
@@ -530,17 +534,24 @@ final class MultiPoolCore implements Core {
         return null;
     }
 
-    /** Waits until only closing tasks run in every sub-pool, also across reboots; whether by the deadline. */
+    /**
+     * Waits until only closing tasks run in every sub-pool at one moment, also across reboots; whether by the
+     * deadline. A pass waits in each sub-pool in turn; since the multi-pool may be open again (a reboot), a task may
+     * have started meanwhile in a sub-pool already passed, so the pass ends only when a look at all sub-pools at
+     * once ({@link PoolCore#onlyClosersRunInEvery}) finds it so, else it starts over.
+     */
     private boolean awaitOnlyClosers(long deadline) throws InterruptedException {
-        for (;;) { // over again after a reboot: a task may have started in a sub-pool already passed
-            int seen = awaitNoRebootUnderWay();
+        for (;;) {
             for (PoolCore p : pools) {
                 if (!p.awaitOnlyClosers(deadline)) {
                     return false;
                 }
             }
-            if (reboots == seen) {
+            if (PoolCore.onlyClosersRunInEvery(pools)) {
                 return true;
+            }
+            if (deadline - System.nanoTime() <= 0L) {
+                return false;
             }
         }
     }

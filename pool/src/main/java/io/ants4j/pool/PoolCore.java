@@ -1423,6 +1423,34 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     }
 
     /**
+     * Whether only closing tasks run in every one of {@code pools} at one moment (a multi-pool's sub-pools, whose
+     * task may close the whole): holds all their locks at once, taken in the order given (the multi-pool's index
+     * order, as its counts take them), so that no task starts in one already looked at; a worker spinning in the lane is taken out as
+     * {@link #awaitOnlyClosers} does. A worker takes a task only under its pool's lock or from the lane, where a
+     * spinning worker counts as running one.
+     */
+    static boolean onlyClosersRunInEvery(PoolCore[] pools) {
+        int locked = 0;
+        try {
+            for (PoolCore p : pools) {
+                p.lock.lock();
+                locked++;
+                if (!p.onlyClosersRunLocked()) {
+                    p.lane.takeOutSpinner();
+                    if (!p.onlyClosersRunLocked()) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        } finally {
+            while (locked > 0) {
+                pools[--locked].lock.unlock();
+            }
+        }
+    }
+
+    /**
      * Whether every counted worker either is idle (on the queue, or withdrawing from the lane to it) or runs a
      * task closing the pool; lock held. A closed pool has no idle worker but one withdrawing to retire, so there
      * it means that only closers run; a pool rebooted while a task closes it keeps the idle workers of the tasks
