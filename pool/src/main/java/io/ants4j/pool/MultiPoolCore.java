@@ -342,23 +342,10 @@ final class MultiPoolCore implements Core {
     public void awaitReleased(Duration timeout) throws TimeoutException {
         Objects.requireNonNull(timeout, "timeout");
         long deadline = System.nanoTime() + PoolCore.nanos(timeout);
-        List<Integer> late;
-        boolean interrupted = false;
-        try {
-            for (;;) {
-                try {
-                    Boolean closedAsATask = awaitOtherTasks(deadline, false); // from a worker thread: the others
-                    late = closedAsATask == null ? awaitParts(deadline) : closedAsATask ? List.of() : busyParts();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) { // also when a later pass throws (an OutOfMemoryError): the interrupt is the caller's
-                Thread.currentThread().interrupt();
-            }
-        }
+        List<Integer> late = PoolCore.keepingInterrupts(() -> {
+            Boolean closedAsATask = awaitOtherTasks(deadline, false); // from a worker thread: the others
+            return closedAsATask == null ? awaitParts(deadline) : closedAsATask ? List.of() : busyParts();
+        });
         if (!late.isEmpty()) {
             List<String> why = new ArrayList<>(late.size());
             for (int i : late) {

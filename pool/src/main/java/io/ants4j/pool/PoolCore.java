@@ -1241,27 +1241,40 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     @Override
     public void awaitReleased(Duration timeout) throws TimeoutException {
         java.util.Objects.requireNonNull(timeout, "timeout");
-        boolean done;
-        boolean interrupted = false;
         long deadline = System.nanoTime() + nanos(timeout);
+        // from a worker thread: the others
+        boolean done = keepingInterrupts(() -> awaitClose(deadline - System.nanoTime(), false));
+        if (!done) {
+            int n = running;
+            throw new TimeoutException(name + " did not terminate within " + timeout + ": "
+                    + (n > 0 ? n + " worker(s) still running" : "threads of the pool still ending"));
+        }
+    }
+
+    /** A wait that an interrupt cuts short. */
+    interface InterruptibleWait<T> {
+        T await() throws InterruptedException;
+    }
+
+    /**
+     * Waits with {@code wait} until it returns without an {@link InterruptedException}, starting it over after each;
+     * an interrupt it took in is set again on every exit, also when a later pass throws (an
+     * {@code OutOfMemoryError}): a wait that does not give up at an interrupt keeps it for the caller.
+     */
+    static <T> T keepingInterrupts(InterruptibleWait<T> wait) {
+        boolean interrupted = false;
         try {
             for (;;) {
                 try {
-                    done = awaitClose(deadline - System.nanoTime(), false); // from a worker thread: the others
-                    break;
+                    return wait.await();
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
             }
         } finally {
-            if (interrupted) { // also when a later pass throws (an OutOfMemoryError): the interrupt is the caller's
+            if (interrupted) {
                 Thread.currentThread().interrupt();
             }
-        }
-        if (!done) {
-            int n = running;
-            throw new TimeoutException(name + " did not terminate within " + timeout + ": "
-                    + (n > 0 ? n + " worker(s) still running" : "threads of the pool still ending"));
         }
     }
 
