@@ -16,9 +16,9 @@ import org.pastalab.fray.runtime.MemoryOpType;
 /**
  * Review 54. {@link StarvationFreePOSScheduler}'s javadoc: "Fray's POS scheduler (partial order sampling) with a
  * bound on starvation: a thread that could run but was passed over at 2,000 decisions in a row makes every thread
- * draw a new priority" (StarvationFreePOSScheduler.java:18-20), and "With the bound such a run ends"
- * (line 28). The bound acts only through priorities, and a pending step that races with nothing runs "before
- * anything else" whatever the priorities (line 24; {@code lowest(nonRacing)}). So a thread whose pending steps are
+ * draw a new priority" (StarvationFreePOSScheduler.java:17-18), and "With the bound such a run ends"
+ * (line 27). The bound acts only through priorities, and a pending step that races with nothing runs "before
+ * anything else" whatever the priorities (line 22; {@code lowest(nonRacing)}). So a thread whose pending steps are
  * non-racing ones, one after another (a yield loop whose reads Fray does not see as memory operations, a thread
  * resuming again and again), passes over a runnable thread with a racing step for ever: the redraw at the bound
  * changes nothing, and the starved thread never runs. Fray's POS has the same rule; the bound does not lift it.

@@ -18,8 +18,8 @@ import org.pastalab.fray.runtime.MemoryOpType;
 /**
  * Review 54. {@link StarvationFreePOSScheduler}'s javadoc: "Fray's POS scheduler (partial order sampling) with a
  * bound on starvation: a thread that could run but was passed over at 2,000 decisions in a row makes every thread
- * draw a new priority" (StarvationFreePOSScheduler.java:19-20), and "a thread draws a random priority ... and keeps
- * it until it runs, or until a step of another thread races with its pending step" (lines 22-23): that kept
+ * draw a new priority" (StarvationFreePOSScheduler.java:17-18), and "a thread draws a random priority ... and keeps
+ * it until it runs, or until a step of another thread races with its pending step" (lines 20-21): that kept
  * priority is what POS's property rests on (a woken thread with a high draw stays off the processor while another
  * completes a long run of steps).
  *
