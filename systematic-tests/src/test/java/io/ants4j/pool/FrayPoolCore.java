@@ -138,6 +138,39 @@ public final class FrayPoolCore {
         return core.awaitTermination(TimeUnit.SECONDS.toNanos(seconds));
     }
 
+    /**
+     * {@code PoolCore.onlyClosersRunInEvery} over the cores of {@code pools}, in the order given: the look at all
+     * sub-pools at once that ends the wait of a task closing its multi-pool.
+     */
+    public static boolean onlyClosersRunInEvery(FrayPoolCore... pools) {
+        PoolCore[] cores = new PoolCore[pools.length];
+        for (int i = 0; i < pools.length; i++) {
+            cores[i] = pools[i].core;
+        }
+        return PoolCore.onlyClosersRunInEvery(cores);
+    }
+
+    /**
+     * Runs {@code whileHeld} holding the pool's lock, as its own critical sections do: a thread that needs the lock
+     * meanwhile (a submitter, a worker going idle, a look at the pool's counts) waits for it.
+     */
+    public void holdingTheLock(Runnable whileHeld) {
+        java.util.concurrent.locks.Lock lock;
+        try {
+            java.lang.reflect.Field f = PoolCore.class.getDeclaredField("lock"); // private: no seam for it
+            f.setAccessible(true);
+            lock = (java.util.concurrent.locks.Lock) f.get(core);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+        lock.lock();
+        try {
+            whileHeld.run();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public String toString() {
         return core.toString();

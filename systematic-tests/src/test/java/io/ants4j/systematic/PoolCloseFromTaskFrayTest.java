@@ -7,6 +7,7 @@ import static io.ants4j.systematic.FrayThreads.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ants4j.pool.FrayMultiPool;
 import io.ants4j.pool.FrayPoolCore;
 import io.ants4j.pool.LoadBalancing;
 import io.ants4j.pool.MultiPool;
@@ -177,6 +178,167 @@ class PoolCloseFromTaskFrayTest {
         assertTrue(wrong.get() == null, wrong::get);
         pool.release();
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
+
+    /**
+     * MultiPool 2x2, round robin: a task's {@code close()} (WorkerPool.close from a task: it "waits until every other
+     * task has ended except those that are themselves calling close on this pool"), raced by a rebooter that reopens
+     * the multi-pool once it shows closed and submits x1, x2, x3 (round robin from sub-pool 0 again: 0, 1, 0). c runs on
+     * sub-pool 0 and closes while l, on sub-pool 1, runs until x1 has started; x1 and x2 each run until the next x has
+     * started. The wait goes over the sub-pools one by one, and a task may start in one it has already passed. A task
+     * that starts while c waits in some sub-pool
+     * ({@code FrayMultiPool.aCloserWaits}: its start came before close() returned) must have ended when c's close()
+     * returns. The review 53 defect (a pass that began after the reboot started over only for a reboot during it) and
+     * its fix's last look at every sub-pool at once are what this explores (coverage review 14: mutants MP-A, that
+     * look dropped, caught at iterations 18 and 7 (close, releaseTimeout); MP-R, the code before the fix, at 26 and 40;
+     * a look that lets each sub-pool's lock go at once survives it: see the next test).
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aMultiPoolsCloseFromATaskWaitsForATaskStartedInASubPoolItHadPassed() throws Exception {
+        aMultiPoolsCloseFromATaskWaitsForTasksStartedAfterAReboot(false);
+    }
+
+    /** The same with {@code releaseTimeout(10 s)} from the task, which "waits as close() does there". */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aMultiPoolsReleaseTimeoutFromATaskWaitsForATaskStartedInASubPoolItHadPassed() throws Exception {
+        aMultiPoolsCloseFromATaskWaitsForTasksStartedAfterAReboot(true);
+    }
+
+    private static void aMultiPoolsCloseFromATaskWaitsForTasksStartedAfterAReboot(boolean releaseTimeout)
+            throws Exception {
+        MultiPool pool = MultiPool.newMultiPool(2, 2, LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        int n = 3;
+        AtomicBoolean[] startedWhileCWaited = new AtomicBoolean[n];
+        AtomicBoolean[] ended = new AtomicBoolean[n];
+        boolean[] endedAtReturn = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            startedWhileCWaited[i] = new AtomicBoolean();
+            ended[i] = new AtomicBoolean();
+        }
+        CountDownLatch bothStarted = new CountDownLatch(2);
+        CountDownLatch closeReturned = new CountDownLatch(1);
+        AtomicReference<Throwable> closeThrew = new AtomicReference<>();
+        pool.execute(() -> { // sub-pool 0
+            started(bothStarted);
+            try {
+                if (releaseTimeout) {
+                    pool.releaseTimeout(java.time.Duration.ofSeconds(TIMEOUT_SECONDS));
+                } else {
+                    pool.close();
+                }
+                for (int i = 0; i < n; i++) {
+                    endedAtReturn[i] = ended[i].get();
+                }
+            } catch (Throwable t) {
+                closeThrew.set(t);
+            }
+            closeReturned.countDown();
+        });
+        AtomicBoolean[] xStarted = new AtomicBoolean[n];
+        for (int i = 0; i < n; i++) {
+            xStarted[i] = new AtomicBoolean();
+        }
+        pool.execute(() -> { // sub-pool 1: l, which runs until x1 has started
+            started(bothStarted);
+            until("x1 started", xStarted[0]::get);
+        });
+        Thread r = start("rebooter", () -> {
+            until("closed", pool::isClosed);
+            pool.reboot();
+            for (int i = 0; i < n; i++) {
+                int k = i;
+                pool.execute(() -> { // x1 and x2 run until the next one has started
+                    xStarted[k].set(true);
+                    startedWhileCWaited[k].set(FrayMultiPool.aCloserWaits(pool));
+                    if (k + 1 < n) {
+                        until("x" + (k + 2) + " started", xStarted[k + 1]::get);
+                    }
+                    Thread.yield();
+                    Thread.yield();
+                    ended[k].set(true);
+                });
+            }
+        });
+        assertTrue(closeReturned.await(TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                () -> "close() from a task did not return: " + pool);
+        join(r);
+        assertTrue(closeThrew.get() == null, () -> "the closing task's call threw " + closeThrew.get());
+        until("x1 to x3 ended", () -> ended[0].get() && ended[1].get() && ended[2].get());
+        for (int i = 0; i < n; i++) {
+            int k = i;
+            assertTrue(!startedWhileCWaited[k].get() || endedAtReturn[k],
+                    () -> (releaseTimeout ? "releaseTimeout" : "close()") + " from a task returned while x"
+                            + (k + 1) + ", started while it waited, still ran");
+        }
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
+
+    /**
+     * The look that ends a multi-pool's close-from-a-task wait, {@code PoolCore.onlyClosersRunInEvery}: "Whether only
+     * closing tasks run in every one of {@code pools} at one moment ...: holds all their locks at once ..., so that no
+     * task starts in one already looked at". Two pools sharing a lane, as sub-pools do, no closer: t1 runs on pool 1
+     * from before the look begins until x has started on pool 0, and x runs until the look has returned; so some task
+     * runs in one of the two at every moment of the look, which must say false. A holder keeps pool 1's lock for
+     * 60 yields as the look begins, so that the look may wait there after pool 0 while x is submitted (without it, the
+     * window of a look that lets each lock go at once is a single step of the look against dozens of the others).
+     * Coverage review 14, mutant MP-L (that look: each lock let go after its own pool): caught at iteration 0. (The end-to-end test above cannot see a look that lets
+     * each lock go after its own sub-pool: every closer's count is zero by then, so no task can tell it started
+     * before close() returned.)
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void theLookAtEverySubPoolSeesATaskStartedInOneAlreadyLookedAt() throws Exception {
+        FrayPoolCore[] pools = FrayPoolCore.twoSharingALane(2, PoolTasks.PLATFORM_WORKERS);
+        CountDownLatch t1Started = new CountDownLatch(1);
+        CountDownLatch xStarted = new CountDownLatch(1);
+        CountDownLatch t1BodyEnded = new CountDownLatch(1);
+        AtomicBoolean xEnded = new AtomicBoolean();
+        pools[1].execute(() -> {
+            t1Started.countDown();
+            awaitLatch(xStarted, "x never started");
+            t1BodyEnded.countDown();
+        });
+        awaitLatch(t1Started, "t1 never started");
+        AtomicBoolean held = new AtomicBoolean();
+        Thread h = start("holder", () -> pools[1].holdingTheLock(() -> {
+            held.set(true);
+            for (int i = 0; i < 60; i++) {
+                Thread.yield();
+            }
+        }));
+        until("h holds pool 1's lock", held::get);
+        AtomicReference<Boolean> look = new AtomicReference<>();
+        Thread a = start("look", () -> look.set(FrayPoolCore.onlyClosersRunInEvery(pools[0], pools[1])));
+        Thread s = start("submitter", () -> pools[0].execute(() -> {
+            xStarted.countDown();
+            awaitLatch(t1BodyEnded, "t1's body never returned");
+            until("the look returned", () -> look.get() != null);
+            xEnded.set(true);
+        }));
+        join(h, a, s);
+        until("x ended", xEnded::get);
+        assertEquals(Boolean.FALSE, look.get(), () -> "the look at every pool at once said only closers ran, though"
+                + " t1 (pool 1) ran from before it began until x (pool 0) had started, and x until after it returned: "
+                + pools[0] + " " + pools[1]);
+        for (FrayPoolCore p : pools) {
+            p.release();
+            assertTrue(p.awaitTermination(TIMEOUT_SECONDS), p::toString);
+        }
+    }
+
+    /** Waits for {@code latch} (bounded; a test thread, never interrupted). */
+    private static void awaitLatch(CountDownLatch latch, String stuck) {
+        try {
+            assertTrue(latch.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), stuck);
+        } catch (InterruptedException e) {
+            throw new AssertionError(stuck, e);
+        }
     }
 
     /** The closing task's thread and whether the interrupter has sent its interrupt. */
