@@ -840,10 +840,38 @@ class PoolLifecycleFrayTest {
             made.add(t);
             return t;
         }).build());
+        releaseTimeoutLeavesNoThreadAlive(pool, pool, () -> pool.releaseTimeout(Duration.ofSeconds(TIMEOUT_SECONDS)),
+                made);
+    }
+
+    /**
+     * {@link #releaseTimeoutLeavesNoThreadOfThePoolAlive} on a {@code MultiPool} of 2x1, round robin (t0 on sub-pool
+     * 0, q on sub-pool 1): {@code releaseTimeout} waits for every sub-pool against one deadline, and "an interrupt
+     * does not cut the wait short but is kept" (MultiPoolCore.awaitReleased). Coverage review 14, mutant MK
+     * (MultiPoolCore.awaitReleased restarting its wait after an interrupt without setting it again): caught at
+     * iteration 20, by no other test of this class or of PoolCloseFromTaskFrayTest; the Pool test above cannot see it.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void releaseTimeoutLeavesNoThreadOfAMultiPoolAliveAndKeepsTheInterrupt() throws Exception {
+        List<Thread> made = new CopyOnWriteArrayList<>();
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN,
+                PoolOptions.builder().disablePurge(true).threadFactory(r -> {
+                    Thread t = PoolTasks.PLATFORM_WORKERS.newThread(r);
+                    made.add(t);
+                    return t;
+                }).build());
+        releaseTimeoutLeavesNoThreadAlive(pool, pool, () -> pool.releaseTimeout(Duration.ofSeconds(TIMEOUT_SECONDS)),
+                made);
+    }
+
+    private static void releaseTimeoutLeavesNoThreadAlive(WorkerPool pool, java.util.concurrent.Executor submit,
+            FrayThreads.Body releaseTimeout, List<Thread> made) throws Exception {
         CountDownLatch t0Ends = new CountDownLatch(1);
         AtomicBoolean t0Started = new AtomicBoolean();
         AtomicBoolean qDone = new AtomicBoolean();
-        pool.execute(() -> {
+        submit.execute(() -> {
             t0Started.set(true);
             try {
                 assertTrue(t0Ends.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "t0 never released");
@@ -851,11 +879,11 @@ class PoolLifecycleFrayTest {
                 throw new AssertionError("t0 interrupted", e);
             }
         });
-        pool.execute(() -> qDone.set(true));
+        submit.execute(() -> qDone.set(true));
         until("t0 runs and q ran", () -> t0Started.get() && qDone.get());
         AtomicBoolean interruptSent = new AtomicBoolean();
         Thread releaser = start("releaser", () -> {
-            pool.releaseTimeout(Duration.ofSeconds(TIMEOUT_SECONDS));
+            releaseTimeout.run();
             for (Thread t : made) {
                 assertFalse(t.isAlive(), () -> t.getName() + " is alive after releaseTimeout returned: " + pool);
             }
