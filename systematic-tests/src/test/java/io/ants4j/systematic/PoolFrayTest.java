@@ -1048,6 +1048,55 @@ class PoolFrayTest {
         }
     }
     /**
+     * {@code invokeAny} refused while a hand-off waits returns the result in hand ({@code AbstractPoolExecutor}:
+     * "@throws RejectedExecutionException {@link PoolClosedException} if the pool is closed ...; unless a task handed
+     * over before has completed normally: its result is returned"). A pool of one: the caller's a runs on the only
+     * worker until two submitters wait, the caller's hand-off of b and s0 (in either order); a returns "a". The worker
+     * then serves the head: b (cancelled unrun, since a won: the call returns "a"), or s0, whose task starts only once
+     * a's completion is recorded; as soon as it starts a releaser closes the pool, and b's hand-off, if still waiting,
+     * is refused. Either way the call returns "a" (coverage review 14, mutant IA-R, the refusal thrown without its
+     * look at the completed tasks: caught at iteration 2, by no other PoolFrayTest: the four other invokeAny tests never close the pool).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInvokeAnyRefusedAfterATaskSucceededReturnsItsResult() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        AtomicBoolean aStarted = new AtomicBoolean();
+        AtomicBoolean s0Started = new AtomicBoolean();
+        CountDownLatch s0Ends = new CountDownLatch(1);
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread caller = start("caller", () -> {
+            try {
+                outcome.set(pool.invokeAny(List.<java.util.concurrent.Callable<String>>of(() -> {
+                    aStarted.set(true);
+                    until("b and s0 wait", () -> pool.waiting() == 2);
+                    return "a";
+                }, () -> "b")));
+            } catch (Throwable t) {
+                outcome.set(t);
+            }
+        });
+        until("a started", aStarted::get);
+        Thread s0 = start("s0", () -> pool.execute(() -> {
+            s0Started.set(true);
+            try {
+                assertTrue(s0Ends.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "s0 never released");
+            } catch (InterruptedException e) {
+                throw new AssertionError("s0 interrupted", e);
+            }
+        }));
+        Thread releaser = start("releaser", () -> {
+            until("s0 started", s0Started::get);
+            pool.release();
+        });
+        join(caller, s0, releaser);
+        s0Ends.countDown();
+        assertEquals("a", outcome.get(), "what invokeAny returned or threw once a task had completed normally");
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
+
+    /**
      * {@code invokeAny} hands its tasks over only while none has completed normally, and a task whose hand-off
      * was still waiting when one did is cancelled before it starts ({@code AbstractPoolExecutor}'s javadoc): on
      * a pool of one worker, a's hand-off gets the worker and b's waits for it, so b can only start after a
