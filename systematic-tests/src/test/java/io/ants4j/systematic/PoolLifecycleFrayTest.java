@@ -835,11 +835,7 @@ class PoolLifecycleFrayTest {
             scheduler = RandomScheduler.class)
     void releaseTimeoutLeavesNoThreadOfThePoolAlive() throws Exception {
         List<Thread> made = new CopyOnWriteArrayList<>();
-        Pool pool = Pool.newPool(2, PoolOptions.builder().disablePurge(true).threadFactory(r -> {
-            Thread t = PoolTasks.PLATFORM_WORKERS.newThread(r);
-            made.add(t);
-            return t;
-        }).build());
+        Pool pool = Pool.newPool(2, recordingThreads(made));
         releaseTimeoutLeavesNoThreadAlive(pool, pool, () -> pool.releaseTimeout(Duration.ofSeconds(TIMEOUT_SECONDS)),
                 made);
     }
@@ -856,14 +852,18 @@ class PoolLifecycleFrayTest {
             scheduler = RandomScheduler.class)
     void releaseTimeoutLeavesNoThreadOfAMultiPoolAliveAndKeepsTheInterrupt() throws Exception {
         List<Thread> made = new CopyOnWriteArrayList<>();
-        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN,
-                PoolOptions.builder().disablePurge(true).threadFactory(r -> {
-                    Thread t = PoolTasks.PLATFORM_WORKERS.newThread(r);
-                    made.add(t);
-                    return t;
-                }).build());
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, recordingThreads(made));
         releaseTimeoutLeavesNoThreadAlive(pool, pool, () -> pool.releaseTimeout(Duration.ofSeconds(TIMEOUT_SECONDS)),
                 made);
+    }
+
+    /** No purger; platform workers, each thread the factory makes added to {@code made}. */
+    private static PoolOptions recordingThreads(List<Thread> made) {
+        return PoolOptions.builder().disablePurge(true).threadFactory(r -> {
+            Thread t = PoolTasks.PLATFORM_WORKERS.newThread(r);
+            made.add(t);
+            return t;
+        }).build();
     }
 
     private static void releaseTimeoutLeavesNoThreadAlive(WorkerPool pool, java.util.concurrent.Executor submit,
