@@ -1321,17 +1321,12 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         return whileClosing(self, closes, () -> awaitOnlyClosers(deadline));
     }
 
-    /** A wait for the other tasks of a pool (see {@link #whileClosing}). */
-    interface OtherTasksWait {
-        boolean await() throws InterruptedException;
-    }
-
     /**
      * Counts the task of {@code w}, the calling thread's worker, as closing the pool ({@link #closing}) and runs
      * {@code others}; returns what it returned. With {@code closes} false (a {@code releaseTimeout}), a task that
      * was not closing the pool stops counting as closing it if the wait failed.
      */
-    boolean whileClosing(Worker w, boolean closes, OtherTasksWait others) throws InterruptedException {
+    boolean whileClosing(Worker w, boolean closes, InterruptibleWait<Boolean> others) throws InterruptedException {
         boolean keep = closing(w) || closes;
         boolean done = false;
         try {
@@ -1415,11 +1410,7 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
         try {
             closeWaits++;
             try {
-                while (!onlyClosersRunLocked()) {
-                    lane.takeOutSpinner(); // a worker idle in the lane runs no task
-                    if (onlyClosersRunLocked()) {
-                        break; // it was the one waited for, or withdrew meanwhile
-                    }
+                while (!onlyClosersRunTakingOutTheSpinnerLocked()) {
                     long rem = deadline - System.nanoTime();
                     if (rem <= 0L) {
                         return false;
@@ -1438,9 +1429,9 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
     /**
      * Whether only closing tasks run in every one of {@code pools} at one moment (a multi-pool's sub-pools, whose
      * task may close the whole): holds all their locks at once, taken in the order given (the multi-pool's index
-     * order, as its counts take them), so that no task starts in one already looked at; a worker spinning in the lane is taken out as
-     * {@link #awaitOnlyClosers} does. A worker takes a task only under its pool's lock or from the lane, where a
-     * spinning worker counts as running one.
+     * order, as its counts take them), so that no task starts in one already looked at; a worker spinning in the
+     * lane is taken out as {@link #awaitOnlyClosers} does. A worker takes a task only under its pool's lock or from
+     * the lane, where a spinning worker counts as running one.
      */
     static boolean onlyClosersRunInEvery(PoolCore[] pools) {
         int locked = 0;
@@ -1448,11 +1439,8 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
             for (PoolCore p : pools) {
                 p.lock.lock();
                 locked++;
-                if (!p.onlyClosersRunLocked()) {
-                    p.lane.takeOutSpinner();
-                    if (!p.onlyClosersRunLocked()) {
-                        return false;
-                    }
+                if (!p.onlyClosersRunTakingOutTheSpinnerLocked()) {
+                    return false;
                 }
             }
             return true;
@@ -1461,6 +1449,18 @@ final class PoolCore implements Core, SpinningWorkers.Owner {
                 pools[--locked].lock.unlock();
             }
         }
+    }
+
+    /**
+     * {@link #onlyClosersRunLocked}, once more after taking a worker spinning in the lane out of it (a worker idle in
+     * the lane runs no task: it may have been the one waited for, or withdrawn meanwhile); lock held.
+     */
+    private boolean onlyClosersRunTakingOutTheSpinnerLocked() {
+        if (onlyClosersRunLocked()) {
+            return true;
+        }
+        lane.takeOutSpinner();
+        return onlyClosersRunLocked();
     }
 
     /**
