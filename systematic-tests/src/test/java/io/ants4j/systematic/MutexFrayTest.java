@@ -460,4 +460,63 @@ class MutexFrayTest {
         assertTrue(m.tryLock(), () -> "the lock stayed held or in starvation mode after the waiter left: " + m);
         m.unlock();
     }
+
+    /**
+     * A waiter's wait is counted from its first sleep, across its wake-ups: the class javadoc's "Once a waiter has
+     * waited longer than 1 ms and is beaten again, the lock switches to starvation mode", and the notes' "A waiter
+     * woken in normal mode that loses ... queues at the front, keeping the start of its wait for the starvation
+     * threshold" (Go's lockSlow sets waitStartTime once). The holder lets about 0.45 ms pass (virtual time, 1 µs a
+     * step), unlocks, which wakes the waiter, and beats it with tryLock(), round after round: no single sleep lasts
+     * 1 ms, the whole wait does by the third round. Once the waiter, woken after over 1 ms since it first parked,
+     * has been beaten and queued again, the lock must be starving; the next unlock hands it the lock, and tryLock()
+     * fails until the waiter has had it. If the waiter takes the lock in some round, the scenario ends there.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, virtualTimeDelta = 1_000, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aWaiterBeatenAfterEachShortSleepStarvesOnItsWholeWait() throws InterruptedException {
+        Mutex m = new Mutex();
+        AtomicBoolean waiterHeld = new AtomicBoolean();
+        m.lock();
+        Thread waiter = start("waiter", () -> {
+            m.lock();
+            waiterHeld.set(true);
+            m.unlock();
+        });
+        untilParked(waiter);
+        long parked = System.nanoTime(); // the waiter's wait began before this
+        boolean starved = false;
+        boolean held = true;
+        for (int round = 0; round < 4 && !starved; round++) {
+            long mark = System.nanoTime();
+            until("0.45 ms passes", () -> System.nanoTime() - mark > TimeUnit.MICROSECONDS.toNanos(450));
+            boolean over1Ms = System.nanoTime() - parked > TimeUnit.MICROSECONDS.toNanos(1_050);
+            m.unlock(); // wakes the waiter (or, starving, hands it the lock)
+            if (!m.tryLock()) {
+                held = false;
+                break; // the waiter took the lock, or has it on its way
+            }
+            until("the waiter has had the lock or queues again", () -> waiterHeld.get()
+                    || m.toString().endsWith("waiters=1]") && waiter.getState() == Thread.State.WAITING);
+            if (waiterHeld.get()) {
+                break;
+            }
+            starved = m.toString().contains("starving");
+            if (over1Ms) {
+                int r = round;
+                assertTrue(starved, () -> "a waiter woken over 1 ms after it first parked (round " + r
+                        + ") and beaten again left the lock in normal mode: " + m);
+            }
+        }
+        if (held) {
+            m.unlock(); // a hand-off if the waiter starves
+        }
+        if (held && starved && m.tryLock()) {
+            assertTrue(waiterHeld.get(), () -> "a tryLock took the lock before the starving waiter: " + m);
+            m.unlock();
+        }
+        join(waiter);
+        assertTrue(waiterHeld.get(), m::toString);
+        assertFalse(m.isLocked(), m::toString);
+    }
 }
