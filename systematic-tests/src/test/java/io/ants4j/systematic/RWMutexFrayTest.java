@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ants4j.primitives.RWMutex;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -494,5 +495,58 @@ class RWMutexFrayTest {
         held.unlock();
         assertTrue(rw.writeLock().tryLock(), () -> "the interrupted waiter left the lock held: " + rw);
         rw.writeLock().unlock();
+    }
+
+    /**
+     * The write view's timed {@code tryLock} waits at most its timeout in all, for the writer ahead and then for
+     * the readers in (Lock.tryLock: "if the lock is not available ... within the given waiting time ... returns
+     * false"; the class javadoc: both views have timed acquisition): w holds the write lock, a reader r is
+     * counted behind it, and a timed write {@code tryLock(20 ms)} (virtual time) waits in the writers'
+     * {@code Mutex}. Once 15 ms have passed, w unlocks: r is let in and keeps the read lock until the waiter
+     * returns, and the waiter, now next in line, waits for r. It must return {@code false} once its 20 ms have
+     * run out, not wait another 20 ms for r; r's read lock held throughout, it cannot have the lock. Every other
+     * thread waits on a timed wait of 10 s meanwhile, so the clock jumps to the waiter's deadline: it returns
+     * within a few scheduling steps of it.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedWriteTryLockWaitsItsTimeoutInAllForTheWriterAheadAndTheReaders() throws InterruptedException {
+        RWMutex rw = new RWMutex();
+        long timeout = TimeUnit.MILLISECONDS.toNanos(20);
+        AtomicLong waiterStart = new AtomicLong();
+        AtomicLong waited = new AtomicLong(-1);
+        AtomicBoolean acquired = new AtomicBoolean();
+        CountDownLatch waiterDone = new CountDownLatch(1);
+        rw.writeLock().lock();
+        Thread reader = start("reader", () -> {
+            rw.readLock().lock();
+            try {
+                assertTrue(waiterDone.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "the waiter never returned");
+            } finally {
+                rw.readLock().unlock();
+            }
+        });
+        untilParked(reader);
+        Thread waiter = start("timed write tryLock", () -> {
+            waiterStart.set(System.nanoTime()); // its deadline is later
+            try {
+                if (rw.writeLock().tryLock(timeout, TimeUnit.NANOSECONDS)) {
+                    acquired.set(true);
+                    rw.writeLock().unlock();
+                }
+                waited.set(System.nanoTime() - waiterStart.get());
+            } finally {
+                waiterDone.countDown();
+            }
+        });
+        untilParked(waiter);
+        until("15 ms of the waiter's timeout pass", () -> System.nanoTime() - waiterStart.get() > TimeUnit.MILLISECONDS.toNanos(15));
+        rw.writeLock().unlock(); // lets the reader in; the waiter goes on to wait for it
+        join(waiter, reader);
+        assertFalse(acquired.get(), () -> "the timed write tryLock got the lock while a reader held it: " + rw);
+        assertTrue(waited.get() < TimeUnit.MILLISECONDS.toNanos(26), () -> "the timed write tryLock(20 ms) returned after "
+                + waited.get() / 1_000 + " µs of virtual time: " + rw);
+        assertFree(rw);
     }
 }
