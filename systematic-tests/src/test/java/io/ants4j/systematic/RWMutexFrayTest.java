@@ -444,6 +444,37 @@ class RWMutexFrayTest {
     }
 
     /**
+     * {@code lockInterruptibly} of either view "@throws InterruptedException if the current thread is interrupted
+     * before or while waiting" (Lock's contract; the class javadoc: "a reader or writer that times out or is
+     * interrupted undoes what it did"), wherever it waits: the read view behind a writer, the write view behind a
+     * writer (in the writers' inner {@code Mutex}) and behind a reader (for the readers to leave). Another thread
+     * interrupts it, before or during the wait, and the holder unlocks only once the waiter has ended: it throws
+     * {@code InterruptedException}, holding nothing, and the lock ends free. The timed twin is
+     * {@code anInterruptEndsTheTimedWaitOfEitherView}; {@code waitersThatGiveUpLetTheOthersIn} interrupts a writer
+     * behind a reader only.
+     */
+    @FrayTest(iterations = 30 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptEndsTheInterruptibleWaitOfEitherView() throws InterruptedException {
+        RWMutex rw = new RWMutex();
+        interruptEndsTheInterruptibleWait(rw, rw.writeLock(), rw.readLock());
+        interruptEndsTheInterruptibleWait(rw, rw.writeLock(), rw.writeLock());
+        interruptEndsTheInterruptibleWait(rw, rw.readLock(), rw.writeLock());
+    }
+
+    private static void interruptEndsTheInterruptibleWait(RWMutex rw, Lock held, Lock tried) throws InterruptedException {
+        held.lock();
+        Thread waiter = start("lockInterruptibly", () -> assertThrows(InterruptedException.class,
+                tried::lockInterruptibly, () -> "lockInterruptibly() waited through an interrupt: " + rw));
+        Thread interrupter = start("interrupter", waiter::interrupt);
+        join(interrupter, waiter);
+        held.unlock();
+        assertTrue(rw.writeLock().tryLock(), () -> "the interrupted waiter left the lock held: " + rw);
+        rw.writeLock().unlock();
+    }
+
+    /**
      * A timed waiter granted the lock as its timeout runs out keeps it (the class javadoc: "If the lock was granted
      * to it before it could leave, it keeps the lock (the timed {@code tryLock} returns {@code true} ...)"), for
      * both views: a reader behind a writer, whose write {@code unlock()} lets it in, and a writer behind a reader,
