@@ -1178,6 +1178,49 @@ class PoolFrayTest {
     }
 
     /**
+     * The timed {@code invokeAll} cancels the tasks not done when its timeout elapses while it waits for them
+     * ({@code invokeAll}'s javadoc: "waits until all are done or the timeout elapses, then cancels the tasks not
+     * done"; ExecutorService: "Upon return, tasks that have not completed are cancelled"): on a pool of two, a
+     * caller invokes a, which returns at once, and b, which waits until interrupted ({@link #cancelledWaiting}),
+     * with a timeout of 20 ms (virtual time). When the call returns, both futures are done and b's is cancelled;
+     * b, if it started, was interrupted by the cancellation (it can end no other way within its bound). {@code
+     * aTimedInvokeAllNeverWaitsForAWorkerPastItsDeadline} cancels tasks that got no worker, or quick ones at most:
+     * none of its tasks is still running at the deadline.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedInvokeAllCancelsTheTaskStillRunningAtItsDeadline() throws Exception {
+        Pool pool = Pool.newPool(2, PoolTasks.options());
+        AtomicBoolean never = new AtomicBoolean(); // a gate that never opens (cancelledWaiting: not a latch)
+        AtomicBoolean bStarted = new AtomicBoolean();
+        AtomicBoolean bInterrupted = new AtomicBoolean();
+        AtomicBoolean bEnded = new AtomicBoolean();
+        AtomicReference<List<Future<String>>> futures = new AtomicReference<>();
+        Thread caller = start("caller", () -> futures.set(pool.invokeAll(List.<java.util.concurrent.Callable<String>>of(
+                () -> "a",
+                () -> {
+                    bStarted.set(true);
+                    try {
+                        bInterrupted.set(cancelledWaiting(never));
+                    } finally {
+                        bEnded.set(true);
+                    }
+                    return "b";
+                }), 20, TimeUnit.MILLISECONDS)));
+        join(caller);
+        Future<String> a = futures.get().get(0);
+        Future<String> b = futures.get().get(1);
+        assertTrue(a.isDone(), () -> "invokeAll returned with a not done: " + a);
+        assertTrue(b.isDone() && b.isCancelled(), () -> "invokeAll returned at its deadline with b, which was still"
+                + " running or waiting, not cancelled: " + b);
+        until("b has ended, if it started", () -> !bStarted.get() || bEnded.get());
+        assertTrue(!bStarted.get() || bInterrupted.get(), "b ran past the deadline without being interrupted");
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
+
+    /**
      * The untimed {@code invokeAll} raced by {@code release()} ({@code AbstractPoolExecutor}'s javadoc:
      * "RejectedExecutionException ... the tasks not done are cancelled"): on a pool of two workers, t1 waits on a
      * gate, t2 and t3 return at once, so t3's hand-off may wait for t2's worker; a releaser closes the pool at
