@@ -26,6 +26,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
@@ -1131,5 +1132,41 @@ class TaskGroupFrayTest {
         } catch (CancellationException | ExecutionException e) {
             return e.getClass();
         }
+    }
+
+    /**
+     * "An interrupted submitter does not spin, and goes in only if it finds a slot free without waiting" (the
+     * class javadoc; a platform submitter that finds the group full with nobody queued otherwise spin-waits for a
+     * slot first): on a full group (limit 1, t0 holding its slot to the end) a platform submitter interrupted
+     * before {@code go} is rejected, its status set, having spun nothing. It is the only thread that runs
+     * meanwhile (the main thread waits in {@code join}, t0 on its latch), so the virtual time its {@code go}
+     * takes counts its own scheduling steps (and t0's few as it starts), 1.5 to 5.3 ms on the real code; a
+     * {@code go} that first spins while the group looks full takes a step or more for each of its spin-waits
+     * (coverage review 15, mutant TG-I, the interrupt status dropped from the spin's condition: 203.5 ms, caught
+     * at iteration 0; no other TaskGroup Fray or unit test sees the spin, since a slot that frees during it lets
+     * the submitter in, which a single look at that moment would do as well).
+     */
+    @FrayTest(iterations = 20 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptedSubmitterOnAFullGroupDoesNotSpin() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(1, PLATFORM_THREADS);
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        group.go(holding(1, t0Ends, "t0"));
+        AtomicLong took = new AtomicLong(-1);
+        Thread s = start("interrupted submitter", () -> {
+            Thread.currentThread().interrupt();
+            long before = System.nanoTime();
+            assertThrows(RejectedExecutionException.class, () -> group.go(() -> "s"),
+                    "an interrupted submitter on a full group was let in");
+            took.set(System.nanoTime() - before);
+            assertTrue(Thread.interrupted(), "the interrupt status was not set again");
+        });
+        join(s);
+        t0Ends.countDown();
+        assertEquals(List.of("t0"), group.await());
+        assertTrue(took.get() < TimeUnit.MILLISECONDS.toNanos(20), () -> "the interrupted submitter's go took "
+                + took.get() / 1_000 + " µs of virtual time on a full group: it spun before it looked");
+        group.close();
     }
 }
