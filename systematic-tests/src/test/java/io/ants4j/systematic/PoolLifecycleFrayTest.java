@@ -27,6 +27,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -944,7 +945,7 @@ class PoolLifecycleFrayTest {
         Thread releaser = start("releaser", () -> {
             try {
                 pool.releaseTimeout(Duration.ofMillis(50));
-            } catch (java.util.concurrent.TimeoutException expected) {
+            } catch (TimeoutException expected) {
                 // t0 runs on: the rebooted pool does not terminate
             }
         });
@@ -1011,4 +1012,59 @@ class PoolLifecycleFrayTest {
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
     }
 
+    /**
+     * A multi-pool's timed waits for termination end at their deadline, however many sub-pools they wait for
+     * ({@code awaitTermination}: "true if this executor terminated and false if the timeout elapsed before
+     * termination"; {@code releaseTimeout}: a {@code TimeoutException} once the timeout elapses): a round-robin
+     * {@code MultiPool} of 2×1 runs a task on each sub-pool, each held until the waits have returned, and is
+     * released; {@code awaitTermination(20 ms)}, then {@code releaseTimeout(20 ms)} (virtual time) return
+     * {@code false} and throw, each within 26 ms. Every other thread waits on a timed wait of 10 s meanwhile, so
+     * the clock jumps to the waiter's deadline. Then the tasks end and the multi-pool terminates.
+     */
+    @FrayTest(iterations = 30 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aMultiPoolsTimedWaitsForTerminationEndAtTheirDeadlineAcrossTheSubPools() throws Exception {
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        CountDownLatch end = new CountDownLatch(1);
+        AtomicInteger started = new AtomicInteger();
+        for (int i = 0; i < 2; i++) {
+            pool.execute(() -> {
+                started.incrementAndGet();
+                try {
+                    assertTrue(end.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "never released");
+                } catch (InterruptedException e) {
+                    throw new AssertionError("a task was interrupted", e);
+                }
+            });
+        }
+        until("both tasks run", () -> started.get() == 2);
+        assertEquals(1, pool.running(0), pool::toString);
+        assertEquals(1, pool.running(1), pool::toString);
+        pool.release();
+        long limit = TimeUnit.MILLISECONDS.toNanos(26);
+        AtomicReference<Object> terminated = new AtomicReference<>();
+        AtomicReference<Object> released = new AtomicReference<>();
+        long[] took = new long[2];
+        Thread waiter = start("waiter", () -> {
+            long before = System.nanoTime();
+            terminated.set(pool.awaitTermination(20, TimeUnit.MILLISECONDS));
+            took[0] = System.nanoTime() - before;
+            before = System.nanoTime();
+            try {
+                pool.releaseTimeout(Duration.ofMillis(20));
+                released.set("returned");
+            } catch (TimeoutException e) {
+                released.set(e);
+            }
+            took[1] = System.nanoTime() - before;
+        });
+        join(waiter);
+        assertEquals(Boolean.FALSE, terminated.get(), "awaitTermination with both sub-pools running");
+        assertTrue(took[0] < limit, () -> "awaitTermination(20 ms) returned after " + took[0] / 1_000 + " µs");
+        assertInstanceOf(TimeoutException.class, released.get(), "releaseTimeout");
+        assertTrue(took[1] < limit, () -> "releaseTimeout(20 ms) returned after " + took[1] / 1_000 + " µs");
+        end.countDown();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
 }
