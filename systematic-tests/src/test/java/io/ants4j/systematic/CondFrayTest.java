@@ -512,4 +512,45 @@ class CondFrayTest {
         }
         join(waiters);
     }
+
+    /**
+     * {@code await()} "@throws InterruptedException if the thread is interrupted before being signalled (or was
+     * interrupted on entry)": a thread interrupted before it calls {@code await()} throws, however the signals
+     * come, and holds the lock again; it never waits, so no signal can choose it. A signaller calls
+     * {@code signal()} over and over (without the lock, as allowed) until the waiter is done; the waiter, its
+     * interrupt set, locks a {@link Mutex} and awaits: it must throw {@code InterruptedException} with the lock
+     * held, and not return as if signalled (an await that queued before it looked at its interrupt can be chosen
+     * by one of those signals and return normally).
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aThreadInterruptedBeforeItAwaitsThrowsWhateverTheSignals() throws InterruptedException {
+        Mutex lock = new Mutex();
+        Cond cond = new Cond(lock);
+        AtomicBoolean done = new AtomicBoolean();
+        Thread signaller = start("signaller", () -> {
+            for (int i = 0; i < 100_000 && !done.get(); i++) {
+                cond.signal();
+                Thread.yield();
+            }
+        });
+        Thread waiter = start("waiter", () -> {
+            try {
+                Thread.currentThread().interrupt();
+                lock.lock();
+                try {
+                    assertThrows(InterruptedException.class, cond::await,
+                            "await() by a thread interrupted on entry returned as if signalled");
+                    assertTrue(lock.isLocked(), "await() threw without the lock held again");
+                } finally {
+                    lock.unlock();
+                }
+            } finally {
+                done.set(true);
+            }
+        });
+        join(waiter, signaller);
+        assertFalse(lock.isLocked(), lock::toString);
+    }
 }
