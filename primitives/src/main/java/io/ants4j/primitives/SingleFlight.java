@@ -6,7 +6,6 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -39,11 +38,10 @@ import java.util.concurrent.locks.LockSupport;
  * {@code run} calls the function, before {@code submit} returns) until its function has returned or
  * thrown. Then the key is removed, <em>before</em> any caller is given the outcome: a call made after a
  * caller has its outcome is a new call, and a {@code SingleFlight} keeps nothing, neither values nor
- * failures; except when the removal throws (a key whose {@code equals} or {@code hashCode} throws, twice, or
- * an {@code OutOfMemoryError} in the map): then the completed call, with its value or failure, may stay in
- * the map until the next call for an equal key replaces it (that call starts anew; the completed one no
- * longer counts in {@link #toString}). {@link #forget} removes a key early: later calls for it start a new
- * call, while the one in flight goes on for those who joined it.
+ * failures. {@link #forget} removes a key early: later calls for it start a new call, while the one in flight
+ * goes on for those who joined it. The key's {@code hashCode}, and its {@code equals} with the keys in flight,
+ * run in the calling thread of {@code run}, {@code submit} and {@code forget}; what they throw, the method
+ * throws, with nothing changed. Removing a completed call's key calls no method of the key.
  *
  * <p><b>Outcomes.</b> Every caller of a call is given the same outcome: a {@link Result} holding the
  * function's value ({@code null} is a value) and whether it was shared: whether, when the call
@@ -80,48 +78,29 @@ public final class SingleFlight<K, V> {
     /*
      * Implementation notes.
      *
-     * The calls in flight are a ConcurrentHashMap from key to Call: a caller registers its own Call
-     * with putIfAbsent, so distinct keys never contend and an uncontended call costs a map insert and
-     * a map remove, as the hand-rolled map of futures does.
+     * The calls in flight are a CallTable, a hash table whose entries are the Calls themselves (a Call holds its
+     * key, the key's hash and the link of its bin): an uncontended call allocates its Call and nothing else, and
+     * takes the lock of its key's stripe twice, to register and to unregister, where a map of futures inserts a
+     * node and removes it, each with its own atomic steps and a count of the map's size.
      *
-     * A Call's word, waiters, is null (in flight, nobody joined), a Treiber stack of Nodes (in flight,
-     * joined), or COMPLETED. Joining is a CAS that pushes a Node unless the word is COMPLETED, made inside
-     * calls.computeIfPresent(key, ...) and only if the key still maps to that call (joinOrReplace): a join
-     * happens under the lock of the key's bin, while the call is registered. A Call is registered once (by
-     * putIfAbsent, or by a computeIfPresent that puts it in place of a completed call) and never again
-     * after it is removed. Completing takes the stack, in one of two ways.
+     * Under the stripe's lock a caller looks for a call of an equal key. None: it links its own (registers). One:
+     * it joins it there, pushing its Node onto the call's stack of joined callers, if it came with a Node;
+     * otherwise it unlocks, makes its Node and looks again (the call may have completed meanwhile: it then joins
+     * or registers whatever it finds). The completion locks the stripe, unlinks its call (unless forget did),
+     * takes the stack and unlocks. Joins and the completion's removal hold the same lock, so every join either
+     * comes before the removal, is on the stack the completion takes and happens-before it, or comes after it and
+     * does not find the call: the stack is a plain field, read and written under the lock only. A forgotten call
+     * was unlinked under the lock as well: no join follows it, and its completion takes the stack the same way.
+     * The recursion check of run is made on the call found: one run by this very thread is its own caller's.
      *
-     * - The completion's remove(key, call) returned true, at its first try (the uncontended path): no join
-     *   can follow it, so a read of the stack does (joinedBeforeRemoval), with no atomic read-modify-write
-     *   (on the uncontended path that one locked instruction would add a fifth to the map's own four), and
-     *   a release store of COMPLETED only if the stack is not empty, to let its nodes go (on the uncontended
-     *   path that store costs as much as a tenth of the path): an empty word stays as it was, and nobody
-     *   reads it again, since every reader (a join, the recursion check of run, toString) reads it only of a
-     *   call it found in the map. Why no join can follow: a join's computeIfPresent must find the key mapped to
-     *   the call, and after the removal nothing maps it again. Why the completion sees every join before it:
-     *   the join and the removal both hold the lock of the key's bin (ConcurrentHashMap locks the bin's
-     *   head node for every update; a resize moves a bin under that lock, and an update that finds the bin
-     *   moved locks the new one after reading the new table), so a join ordered before the removal
-     *   happens-before it; this is also the map's documented memory consistency: actions before placing an
-     *   element (the join runs before its computeIfPresent places the call again) happen-before actions
-     *   after that element's removal in another thread.
-     * - Otherwise (the key was forgotten, or the removal threw, twice or once: a call whose removal threw
-     *   may still be in the map, where callers may still join it): one getAndSet to COMPLETED (publish)
-     *   takes the whole stack, and CAS against getAndSet orders every join before the completion or after
-     *   it. After a forget no join can follow either, by the argument above, but this rare path does not
-     *   lean on it.
+     * So every caller that joins a call is on the stack its completion takes, and no caller can join a completed
+     * call; the key is unregistered before the hand-over. The outcome is written by the hand-over into each
+     * waiting thread's Node before it sets the Node GIVEN, and read by that thread after it sees GIVEN, so plain
+     * fields are enough; futures are completed with it. A Call holds no outcome: a call of run that nobody joined
+     * has no hand-over, and its caller takes its outcome from what the function returned or threw.
      *
-     * So every join happens either before the completion, and is given the outcome, or after it, and fails:
-     * only a completed call whose removal threw is found in the map, and the caller whose join failed puts
-     * its own call in its place in the same computeIfPresent; a caller that does not find the call it saw
-     * registers again. The outcome is written by the hand-over into each waiting thread's Node before it
-     * sets the Node GIVEN, and read by that thread after it sees GIVEN, so plain fields are enough; futures are
-     * completed with it. A Call holds no outcome: a call of run that nobody joined has no hand-over, and its
-     * caller takes its outcome from what the function returned or threw: after the removal it writes nothing,
-     * and its Call is the runner and the word (24 bytes with compressed references).
-     *
-     * Order of a completion: remove the key (remove(key, call): a forget() and a newer call for the
-     * key are left alone), publish, then hand over in three steps. First count the callers still
+     * Order of a completion: unregister (unlink the call itself: a forget() and a newer call for the key are
+     * left alone) and take the stack, then hand over in three steps. First count the callers still
      * waiting: a waiting thread's Node is CLAIMED by a CAS from WAITING, which the thread itself races
      * when it leaves on an interrupt (WAITING to LEFT), so it either leaves and does not count, or
      * counts and can no longer leave; a future counts if it is not done (one cancelled at that very
@@ -138,30 +117,22 @@ public final class SingleFlight<K, V> {
      * ABANDONED (a CAS, no allocation), and a hand-over after that does not count its future as waiting.
      *
      * Failures. Every allocation of a caller comes before the state it changes: the Call, the Node, the
-     * submit task and joinOrReplace's function before the key is registered or the stack pushed (the map's
-     * computeIfPresent allocates, helping a resize, and calls the key's methods only before it calls the
-     * function, and does neither after it when it returns a call); the InterruptedException of a leaving
-     * waiter after it has left (an OutOfMemoryError then leaves it gone with its interrupt status set). The
-     * map's insert itself may throw after it inserted the key (treeifying a bin calls the keys' compareTo
-     * and allocates, as a resize and a counter cell do): the caller then fails its own call with that
-     * throwable, as an executor's refusal does, which removes the key and gives the failure to anyone who
-     * joined meanwhile; that insertion was never counted in the map's size, while the removal is, so the size
-     * is one low for ever after: toString counts the calls in the map that are not completed instead. The
-     * completion allocates nothing before the hand-over but what the map's remove may (untreeifying a bin),
-     * and the key's equals and hashCode may throw there: a remove that throws is tried once more (a key may
-     * fail for a moment), then passed over. A key's throw leaves the completed call in the map, where the
-     * next caller for the key fails to join it and replaces it, and toString does not count it. An
-     * OutOfMemoryError in untreeify comes after the node was unlinked from the bin's list but not from its
-     * tree, and before the size is counted: lookups still find the completed call (and a next caller
-     * replaces it in that node), iteration does not, and the size stays one high; ConcurrentHashMap promises
-     * nothing after such an error, and neither do these notes. The completion throws nothing: whatever
+     * submit task, and a stripe of the table at its first use, before the key is registered or the stack
+     * pushed; the InterruptedException of a leaving waiter after it has left (an OutOfMemoryError then leaves
+     * it gone with its interrupt status set). The key's hashCode runs before anything (the Call keeps the
+     * hash), its equals under the lock before anything changed: a throw leaves nothing behind. Registering
+     * allocates only the stripe's bins, at its first link (a failure throws, nothing changed), and to grow them
+     * (a failure is passed over: the chains grow longer). A key's equals runs under its stripe's lock, as
+     * ConcurrentHashMap runs it under a bin's: one that blocks holds up the calls of that stripe. The completion
+     * allocates nothing before the hand-over and calls no method of the key: its removal compares identities.
+     * The completion throws nothing: whatever
      * fails on the way to one caller (an unpark of a virtual thread the JDK cannot schedule, a future's completion on an
      * exhausted heap) concerns that caller, and the caller that ran the function is given its outcome as
      * every other is (as Once does). The hand-over allocates one Result; if that fails, a woken thread
      * makes its own (or its ExecutionException), and the futures are failed with the error. A call of run
      * that nobody joined makes no shared Result: its caller makes its own on return, which the JIT can keep
      * out of the heap when the caller only reads the value (the uncontended path then allocates the Call
-     * and the map's node, as a map of futures does). Waking a platform thread allocates nothing; completing
+     * alone). Waking a platform thread allocates nothing; completing
      * a future may (the failure's wrapper, made by CompletableFuture): if it fails, the future is failed
      * with that error if that can be done, else it stays incomplete, as the future of a
      * CompletableFuture.supplyAsync whose completion fails does. A StackOverflowError in the completion is
@@ -173,9 +144,6 @@ public final class SingleFlight<K, V> {
      * Interrupted waiters leave their Node on the stack (LEFT) until the completion: a call that
      * runs long under many interrupted waiters holds one small Node for each.
      */
-
-    /** The word of a completed call. */
-    private static final Object COMPLETED = new Object();
 
     /** Stages of a submitted call. */
     private static final int PENDING = 0;
@@ -190,7 +158,6 @@ public final class SingleFlight<K, V> {
     private static final int CLAIMED = 2;
     private static final int GIVEN = 3;
 
-    private static final VarHandle WAITERS;
     private static final VarHandle STAGE;
     private static final VarHandle STATE;
 
@@ -207,7 +174,6 @@ public final class SingleFlight<K, V> {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            WAITERS = lookup.findVarHandle(Call.class, "waiters", Object.class);
             STAGE = lookup.findVarHandle(Submitted.class, "stage", int.class);
             STATE = lookup.findVarHandle(Node.class, "state", int.class);
         } catch (ReflectiveOperationException e) {
@@ -239,19 +205,24 @@ public final class SingleFlight<K, V> {
 
     private static void runStateChanges() {
         Thread unstarted = new Thread(() -> { }); // unparking a thread not started does nothing
+        CallTable table = new CallTable();
         for (boolean fails : new boolean[] {false, true}) {
-            Submitted<Object> call = new Submitted<>(new CompletableFuture<>());
+            Submitted<Object> call = new Submitted<>("linking", CallTable.spread("linking"), new CompletableFuture<>());
             call.moveStage(PENDING, STARTED);
+            CallTable.Stripe stripe = table.lock(call.hash);
+            try {
+                stripe.find(call.key, call.hash);
+                stripe.link(call);
+            } finally {
+                stripe.unlock();
+            }
             Node left = new Node(unstarted);
             call.join(left);
             left.move(WAITING, LEFT);
             Node given = new Node(unstarted);
             call.join(given);
             call.join(new Node(new CompletableFuture<Result<Object>>()));
-            call.isCompleted();
-            call.handOver(fails ? call.publish() : call.joinedBeforeRemoval(), null,
-                    fails ? new IllegalStateException("linking") : null);
-            call.join(new Node(unstarted));
+            call.handOver(unregister(table, call), null, fails ? new IllegalStateException("linking") : null);
             try {
                 call.awaitOutcome(given);
             } catch (ExecutionException e) {
@@ -262,6 +233,7 @@ public final class SingleFlight<K, V> {
                 throw new AssertionError(e);
             }
         }
+        table.count();
     }
 
     /**
@@ -276,7 +248,7 @@ public final class SingleFlight<K, V> {
     public record Result<V>(V value, boolean shared) {
     }
 
-    private final ConcurrentHashMap<K, Call<V>> calls = new ConcurrentHashMap<>();
+    private final CallTable calls = new CallTable();
 
     /** Creates a {@code SingleFlight} with no call in flight. */
     public SingleFlight() {
@@ -300,28 +272,32 @@ public final class SingleFlight<K, V> {
     public Result<V> run(K key, Callable<? extends V> fn) throws ExecutionException, InterruptedException {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(fn, "fn");
-        Thread self = Thread.currentThread();
-        Call<V> mine = new Call<>(self);
+        Call<V> mine = new Call<>(key, CallTable.spread(key), Thread.currentThread());
+        Call<V> inFlight = registerOrJoin(mine, null);
+        return inFlight == null ? runHere(mine, fn) : joinOrRun(mine, inFlight, fn);
+    }
+
+    /**
+     * The rest of {@link #run} once a call of an equal key was found in flight: refuses a recursive run, else
+     * joins the call in flight then, or runs {@code mine} if none is. Kept out of run, so that the code of run's
+     * common path stays small enough to be compiled into its callers.
+     */
+    private Result<V> joinOrRun(Call<V> mine, Call<V> found, Callable<? extends V> fn)
+            throws ExecutionException, InterruptedException {
+        Thread self = mine.runner;
         Node node = null;
-        for (;;) {
-            Call<V> inFlight = register(key, mine);
+        for (Call<V> inFlight = found; ; inFlight = registerOrJoin(mine, node)) {
             if (inFlight == null) {
-                return runHere(key, mine, fn);
+                return runHere(mine, fn);
             }
-            if (inFlight.runner == self && !inFlight.isCompleted()) {
+            if (inFlight.runner == self) {
                 throw new IllegalStateException( // no key in the message: its toString may throw, or call run
                         "SingleFlight.run called from inside the function of the call in flight for the same key");
             }
-            if (node == null) {
-                node = new Node(self);
-            }
-            Call<V> joinedOrMine = joinOrReplace(key, inFlight, node, mine);
-            if (joinedOrMine == inFlight) {
+            if (node != null) {
                 return inFlight.awaitOutcome(node);
             }
-            if (joinedOrMine == mine) {
-                return runHere(key, mine, fn);
-            }
+            node = new Node(self);
         }
     }
 
@@ -378,24 +354,18 @@ public final class SingleFlight<K, V> {
         Objects.requireNonNull(fn, "fn");
         Objects.requireNonNull(executor, "executor");
         CompletableFuture<Result<V>> future = new CompletableFuture<>();
-        Submitted<V> mine = new Submitted<>(future);
-        Runnable task = () -> runAsync(key, mine, fn);
+        Submitted<V> mine = new Submitted<>(key, CallTable.spread(key), future);
+        Runnable task = () -> runAsync(mine, fn);
         Node node = null;
         for (;;) {
-            Call<V> inFlight = register(key, mine);
+            Call<V> inFlight = registerOrJoin(mine, node);
             if (inFlight == null) {
-                return start(key, mine, task, executor);
+                return start(mine, task, executor);
             }
-            if (node == null) {
-                node = new Node(future);
-            }
-            Call<V> joinedOrMine = joinOrReplace(key, inFlight, node, mine);
-            if (joinedOrMine == inFlight) {
+            if (node != null) {
                 return future;
             }
-            if (joinedOrMine == mine) {
-                return start(key, mine, task, executor);
-            }
+            node = new Node(future);
         }
     }
 
@@ -408,7 +378,16 @@ public final class SingleFlight<K, V> {
      * @throws NullPointerException if {@code key} is null
      */
     public void forget(K key) {
-        calls.remove(Objects.requireNonNull(key, "key"));
+        int hash = CallTable.spread(Objects.requireNonNull(key, "key"));
+        CallTable.Stripe stripe = calls.lock(hash);
+        try {
+            CallTable.Entry inFlight = stripe.find(key, hash);
+            if (inFlight != null) {
+                stripe.unlink(inFlight);
+            }
+        } finally {
+            stripe.unlock();
+        }
     }
 
     /**
@@ -421,40 +400,29 @@ public final class SingleFlight<K, V> {
      */
     @Override
     public String toString() {
-        int inFlight = 0;
-        for (Call<V> call : calls.values()) {
-            if (!call.isCompleted()) {
-                inFlight++;
-            }
-        }
-        return super.toString() + "[keys in flight = " + inFlight + "]";
+        return super.toString() + "[keys in flight = " + calls.count() + "]";
     }
 
     /**
-     * Registers {@code call} for {@code key} unless a call is in flight for it; returns that call, or null if
-     * {@code call} was registered. The map may throw after it inserted the key (turning a bin into a tree calls
-     * the keys' {@code compareTo} and allocates, as a resize does): then {@code call} fails with what it threw,
-     * which leaves the key free again, and this method throws it.
+     * Registers {@code mine} for its key unless a call is in flight for an equal key; returns null if it registered
+     * it, else the call in flight, which it joined with {@code node} if it was given one, unless that call's runner
+     * is the thread of {@code node} (a recursive run, which the caller refuses). What the key's {@code equals}
+     * throws, this throws, with nothing changed; so does making the key's stripe at its first use.
      */
-    private Call<V> register(K key, Call<V> call) {
+    private Call<V> registerOrJoin(Call<V> mine, Node node) {
+        CallTable.Stripe stripe = calls.lock(mine.hash);
         try {
-            return calls.putIfAbsent(key, call);
-        } catch (Throwable registrationFailure) {
-            complete(key, call, null, registrationFailure);
-            throw registrationFailure;
+            @SuppressWarnings("unchecked")
+            Call<V> inFlight = (Call<V>) stripe.find(mine.key, mine.hash);
+            if (inFlight == null) {
+                stripe.link(mine);
+            } else if (node != null && node.waiter != inFlight.runner) {
+                inFlight.join(node);
+            }
+            return inFlight;
+        } finally {
+            stripe.unlock();
         }
-    }
-
-    /**
-     * Joins {@code inFlight}, under the lock of its key's bin in the map, if it is still registered for
-     * {@code key}: pushes {@code node} and returns {@code inFlight}; or, if {@code inFlight} has completed
-     * (its removal threw, so it was left in the map), registers {@code mine} in its place and returns
-     * {@code mine}; returns something else (another call, or null) if {@code key} no longer maps to
-     * {@code inFlight}. A join can only happen while the key maps to the call: see the implementation notes.
-     */
-    private Call<V> joinOrReplace(K key, Call<V> inFlight, Node node, Call<V> mine) {
-        return calls.computeIfPresent(key,
-                (k, current) -> current != inFlight ? current : inFlight.join(node) ? inFlight : mine);
     }
 
     /**
@@ -462,7 +430,7 @@ public final class SingleFlight<K, V> {
      * and returns this caller's outcome: made from that, and from the hand-over's record if the completion made
      * one (a call nobody joined is completed with no hand-over and leaves its fields unwritten).
      */
-    private Result<V> runHere(K key, Call<V> call, Callable<? extends V> fn) throws ExecutionException {
+    private Result<V> runHere(Call<V> call, Callable<? extends V> fn) throws ExecutionException {
         V value = null;
         Throwable failure = null;
         try {
@@ -470,21 +438,21 @@ public final class SingleFlight<K, V> {
         } catch (Throwable t) {
             failure = t;
         }
-        Result<V> record = completeAfterCall(key, call, value, failure);
+        Result<V> record = completeAfterCall(call, value, failure);
         if (failure != null) {
             throw new ExecutionException(failure);
         }
         return record != null ? record : new Result<>(value, call.shared);
     }
 
-    private CompletableFuture<Result<V>> start(K key, Submitted<V> call, Runnable task, Executor executor) {
+    private CompletableFuture<Result<V>> start(Submitted<V> call, Runnable task, Executor executor) {
         try {
             executor.execute(task);
         } catch (Throwable refusal) {
             // The executor may have run or kept the task before it threw: the call is failed only if
             // the task has not started it, and a task run later then does nothing.
             if (call.moveStage(PENDING, REFUSED)) {
-                complete(key, call, null, refusal);
+                complete(call, null, refusal);
             } else {
                 call.moveStage(STARTED, ABANDONED); // nobody gets the future (this method throws): nobody waits
             }
@@ -493,7 +461,7 @@ public final class SingleFlight<K, V> {
         return call.owner;
     }
 
-    private void runAsync(K key, Submitted<V> call, Callable<? extends V> fn) {
+    private void runAsync(Submitted<V> call, Callable<? extends V> fn) {
         if (call.moveStage(PENDING, STARTED)) {
             call.runner = Thread.currentThread();
             V value = null;
@@ -503,7 +471,7 @@ public final class SingleFlight<K, V> {
             } catch (Throwable t) {
                 failure = t;
             }
-            completeAfterCall(key, call, value, failure);
+            completeAfterCall(call, value, failure);
         }
     }
 
@@ -513,9 +481,9 @@ public final class SingleFlight<K, V> {
      * joined futures that the completion runs in this thread are other callers' code, which the interrupt must
      * not reach (the completion keeps an interrupt status it finds away from them the same way).
      */
-    private Result<V> completeAfterCall(K key, Call<V> call, V value, Throwable failure) {
+    private Result<V> completeAfterCall(Call<V> call, V value, Throwable failure) {
         try {
-            return complete(key, call, value, failure);
+            return complete(call, value, failure);
         } finally {
             if (failure instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
@@ -531,13 +499,13 @@ public final class SingleFlight<K, V> {
      * for it). Throws nothing: the caller that ran the function is given its outcome, as every other caller is,
      * whatever failed on the way to another caller.
      */
-    private Result<V> complete(K key, Call<V> call, V value, Throwable failure) {
+    private Result<V> complete(Call<V> call, V value, Throwable failure) {
         // The completing thread's interrupt is its own: the dependents of joined futures that the hand-over
         // may run in this thread are other callers' code. The hand-over clears it before it completes each
         // future (one set meanwhile, sent to this thread or left by a dependent: the two cannot be told apart),
         // and it is set again at the end; a call with no future to complete leaves it alone.
         try {
-            Node joined = unregister(key, call) ? call.joinedBeforeRemoval() : call.publish();
+            Node joined = unregister(calls, call);
             return joined != null || call.owner() != null ? call.handOver(joined, value, failure) : null;
         } finally {
             if (call.interruptedDuringHandOver) {
@@ -547,32 +515,33 @@ public final class SingleFlight<K, V> {
     }
 
     /**
-     * Removes {@code key} if {@code call} is registered for it; returns whether this removed it, at the first
-     * try: then no caller can join {@code call} any more. A removal that throws (the key's {@code equals} or
-     * {@code hashCode}, or the map with no memory to untreeify the key's bin) is tried once more (a key's
-     * equals may fail for a moment), and this returns false; if that throws too, the completed call stays in
-     * the map until the next caller for the key replaces it (see joinOrReplace).
+     * Unregisters {@code call} from {@code calls} (unless forget did) and takes the stack of the callers that
+     * joined it: none can join it any more. Throws nothing: the stripe exists (the call was registered there),
+     * its lock throws nothing, and the removal compares identities.
      */
-    private boolean unregister(K key, Call<V> call) {
+    private static Node unregister(CallTable calls, Call<?> call) {
+        CallTable.Stripe stripe = calls.lockExisting(call);
         try {
-            return calls.remove(key, call);
-        } catch (Throwable removalFailure) {
-            try {
-                calls.remove(key, call);
-            } catch (Throwable again) {
-                // left in the map: see the implementation notes
+            stripe.unlink(call);
+            Node joined = call.joined;
+            if (joined != null) {
+                call.joined = null; // lets the nodes go with the hand-over: a call may be held on (by a kept task)
             }
-            return false;
+            return joined;
+        } finally {
+            stripe.unlock();
         }
     }
 
-    /** A call in flight or completed (of run; a submitted call is a Submitted); see the implementation notes. */
-    private static class Call<V> {
+    /**
+     * A call in flight or completed (of run; a submitted call is a Submitted), and its entry in the table of the
+     * calls in flight; see the implementation notes.
+     */
+    private static class Call<V> extends CallTable.Entry {
         /** The thread running the function: set before it runs; read to detect a recursive run. */
         Thread runner;
-        /** null, a stack of Nodes, or COMPLETED. */
-        @SuppressWarnings("unused") // accessed through WAITERS
-        volatile Object waiters;
+        /** The stack of the callers that joined the call; read and written under the lock of its stripe. */
+        Node joined;
         /** Whether, at the completion, more than one caller waited for the outcome: for the caller of run. */
         boolean shared;
         /**
@@ -581,7 +550,8 @@ public final class SingleFlight<K, V> {
          */
         boolean interruptedDuringHandOver;
 
-        Call(Thread runner) {
+        Call(Object key, int hash, Thread runner) {
+            super(key, hash);
             this.runner = runner;
         }
 
@@ -595,43 +565,10 @@ public final class SingleFlight<K, V> {
             return true;
         }
 
-        boolean isCompleted() {
-            return WAITERS.getAcquire(this) == COMPLETED;
-        }
-
-        /** Pushes {@code node} unless the call is completed; returns whether it did. */
-        boolean join(Node node) {
-            Object head = WAITERS.getVolatile(this);
-            while (head != COMPLETED) {
-                node.next = (Node) head;
-                if (WAITERS.compareAndSet(this, head, node)) {
-                    return true;
-                }
-                head = WAITERS.getVolatile(this);
-            }
-            return false;
-        }
-
-        /**
-         * Marks the call completed; returns the stack of the callers that joined it. Atomic: callers may still
-         * be joining.
-         */
-        Node publish() {
-            return (Node) WAITERS.getAndSet(this, COMPLETED);
-        }
-
-        /**
-         * Returns the stack of the callers that joined the call, once no caller can join it any more (its
-         * completion removed its key): a read, with no atomic exchange, then, if callers joined, a release
-         * store of COMPLETED that lets their nodes go; an empty word is left as it is (no caller can see it
-         * again: see the implementation notes).
-         */
-        Node joinedBeforeRemoval() {
-            Node joined = (Node) WAITERS.getAcquire(this);
-            if (joined != null) { // lets the nodes go with the hand-over: a call may be held on (by a kept task)
-                WAITERS.setRelease(this, COMPLETED);
-            }
-            return joined;
+        /** Pushes {@code node} onto the stack of the callers that joined; under the lock of the call's stripe. */
+        void join(Node node) {
+            node.next = joined;
+            joined = node;
         }
 
         /**
@@ -769,8 +706,8 @@ public final class SingleFlight<K, V> {
         @SuppressWarnings("unused") // accessed through STAGE
         volatile int stage;
 
-        Submitted(CompletableFuture<Result<V>> owner) {
-            super(null);
+        Submitted(Object key, int hash, CompletableFuture<Result<V>> owner) {
+            super(key, hash, null);
             this.owner = owner;
         }
 
@@ -797,7 +734,7 @@ public final class SingleFlight<K, V> {
         /** Of a waiting thread: WAITING, then LEFT, or CLAIMED and GIVEN (see the implementation notes). */
         @SuppressWarnings("unused") // accessed through STATE
         volatile int state;
-        /** The node pushed before; written before the push, read after the publish. */
+        /** The node pushed before; written by the join, read by the completion that took the stack, each under the lock. */
         Node next;
         /**
          * Of a waiting thread: the outcome, written by the hand-over before it sets the state GIVEN, read by

@@ -106,10 +106,10 @@ final class SingleFlightScenarios {
 
     /**
      * A call submitted to an executor that holds it, a thread that joined it and waits, then the key forgotten and
-     * the submit's future cancelled: the completion then frees nothing before its one allocation, the hand-over's
-     * Result. Removing the key itself would free the map's node, which the collection of the failing allocation
-     * reclaims, so that the Result was never made to fail (allocations=0/1); a future still waiting would be
-     * completed after it, with an error it may have no memory to record (it then stays incomplete, as documented).
+     * the submit's future cancelled: the completion's one allocation is then the hand-over's Result, and nothing
+     * the completion lets go before it (the forgotten call is unlinked already) can make room for it; a future
+     * still waiting would be completed after it, with an error it may have no memory to record (it then stays
+     * incomplete, as documented).
      */
     private static FlightState withWaiter() {
         FlightState f = new FlightState();
