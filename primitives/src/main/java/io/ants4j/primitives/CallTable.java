@@ -19,8 +19,11 @@ final class CallTable {
      * Stripes are made on first use (a CAS into the array, the Stripe allocated before it), so an unused table
      * costs its array; a stripe's bins are made at its first link.
      *
-     * Every read and write of a stripe's bins, count and entries' links is made under its lock; the lock's
-     * release and acquire order them. Locking throws nothing (SpinLock.lock), finding calls the keys' equals
+     * Every read and write of a stripe's bins and entries' links is made under its lock; the lock's release and
+     * acquire order them. The count is written under it too, and read without it (count(), for toString, which a
+     * key's equals may call while its thread holds the lock). The lock is not reentrant: a thread that holds a
+     * stripe's lock, inside a key's equals, and asks for it again is refused (IllegalStateException) where it
+     * registers, joins or forgets, instead of waiting for itself; the stripe records its owner for that. Locking throws nothing (SpinLock.lock), finding calls the keys' equals
      * (which may throw: nothing has changed then), linking allocates only to grow the bins, before it changes
      * anything, and passes over the growth if that fails (the chains grow longer); unlinking compares
      * identities: it calls no key's methods and cannot fail. So a completion, which unlinks, throws nothing.
@@ -45,6 +48,15 @@ final class CallTable {
     /** Bins beyond which a stripe no longer grows: the hash bits above the stripe's have run out. */
     private static final int MAX_BINS = 1 << (30 - STRIPE_BITS);
     private static final VarHandle STRIPE = MethodHandles.arrayElementVarHandle(Stripe[].class);
+    private static final VarHandle COUNT;
+
+    static {
+        try {
+            COUNT = MethodHandles.lookup().findVarHandle(Stripe.class, "count", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Stripe[] stripes = new Stripe[STRIPES];
 
@@ -66,29 +78,40 @@ final class CallTable {
      */
     Stripe lock(int hash) {
         Stripe stripe = stripe(hash);
-        stripe.lock.lock();
+        Thread self = Thread.currentThread();
+        if (!stripe.lock.tryLock()) {
+            if (stripe.owner == self) {
+                throw new IllegalStateException(
+                        "SingleFlight called from inside the equals of a key it was comparing (with its lock held)");
+            }
+            stripe.lock.lock();
+        }
+        stripe.owner = self;
         return stripe;
     }
 
-    /** Locks and returns the stripe of an entry that was linked, whose stripe therefore exists: throws nothing. */
+    /**
+     * Locks and returns the stripe of an entry that was linked, whose stripe therefore exists: throws nothing. (A
+     * thread that holds that stripe's lock already, inside a key's equals, would wait for itself: a misuse the
+     * class javadoc of SingleFlight names.)
+     */
     Stripe lockExisting(Entry entry) {
         Stripe stripe = (Stripe) STRIPE.getAcquire(stripes, entry.hash & (STRIPES - 1));
         stripe.lock.lock();
+        stripe.owner = Thread.currentThread();
         return stripe;
     }
 
-    /** The number of entries, stripe by stripe, each under its lock. */
+    /**
+     * The number of entries, read stripe by stripe without locking (a key's equals, run under a stripe's lock, may
+     * call it): entries linked or unlinked meanwhile may or may not be counted.
+     */
     int count() {
         int count = 0;
         for (int i = 0; i < STRIPES; i++) {
             Stripe stripe = (Stripe) STRIPE.getAcquire(stripes, i);
             if (stripe != null) {
-                stripe.lock.lock();
-                try {
-                    count += stripe.count;
-                } finally {
-                    stripe.lock.unlock();
-                }
+                count += (int) COUNT.getOpaque(stripe);
             }
         }
         return count;
@@ -110,11 +133,18 @@ final class CallTable {
     /** A lock and the bins of the keys whose hash ends in its index. */
     static final class Stripe {
         private final SpinLock lock = new SpinLock();
+        /**
+         * The thread holding the lock, or null: written by that thread only, so a thread reads itself here if and
+         * only if it holds the lock.
+         */
+        private Thread owner;
         /** Null until the first link; a power of two long. */
         private Entry[] bins;
+        /** Written under the lock; read without it by {@link CallTable#count}. */
         private int count;
 
         void unlock() {
+            owner = null;
             lock.unlock();
         }
 

@@ -64,7 +64,12 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>Misuse.</b> A call of {@code run} for a key made from inside that key's function, in the thread
  * running it, would wait for itself (Go deadlocks): it throws {@link IllegalStateException}. A
  * {@code submit} for the key from there, or a call made in another thread that the function waits
- * for, is not detected: the function would wait for its own outcome.
+ * for, is not detected: the function would wait for its own outcome. A key's {@code equals} runs while
+ * this {@code SingleFlight} compares keys in flight and holds up some of its calls: it may call
+ * {@link #toString}; a {@code run}, {@code submit} or {@code forget} that it makes on this
+ * {@code SingleFlight} either works or, where it would wait for the comparison that called it, throws
+ * {@link IllegalStateException}; a task of this {@code SingleFlight}'s calls that it runs (an executor's
+ * held task, run inline) may wait for ever.
  *
  * <p><b>Memory consistency effects:</b> actions of a call's function <i>happen-before</i> each caller
  * of the call is given the outcome: the return (or throw) of its {@code run}, the completion of the
@@ -176,6 +181,9 @@ public final class SingleFlight<K, V> {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             STAGE = lookup.findVarHandle(Submitted.class, "stage", int.class);
             STATE = lookup.findVarHandle(Node.class, "state", int.class);
+            // the table's own lookups here, where a failure is this class's, not inside the linking below, which
+            // passes over a failure and would leave the table's class refused for good under a usable SingleFlight
+            lookup.ensureInitialized(CallTable.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -392,8 +400,7 @@ public final class SingleFlight<K, V> {
 
     /**
      * Returns a string identifying this {@code SingleFlight} and the number of keys with a call in flight (a
-     * forgotten call no longer counts, though its function may still run; neither does a completed call left
-     * in place, see the class description). The count is made by going through the keys: calls that start or
+     * forgotten call no longer counts, though its function may still run). The count is made by going through the keys: calls that start or
      * complete meanwhile may or may not be counted.
      *
      * @return e.g. {@code "SingleFlight@1b6d3586[keys in flight = 2]"}

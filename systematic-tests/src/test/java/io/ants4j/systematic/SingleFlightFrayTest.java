@@ -509,15 +509,15 @@ class SingleFlightFrayTest {
     }
 
     /**
-     * A caller joining a call whose removal throws (the key's equals, in the completing thread, against a key
-     * before it in the bin): the completed call stays in the map, and the completion publishes with an atomic
-     * exchange, since callers may still join it. The joiner is given the outcome, or finds the call completed and
-     * puts its own call in its place; never left waiting with its join unseen.
+     * Class javadoc: "Removing a completed call's key calls no method of the key". A caller joining a call whose
+     * key's equals throws in the completing thread (against a key of the same hash in flight): the completion
+     * removes the key all the same, so the joiner is given the outcome, or comes after the removal and makes a new
+     * call; never left waiting, and only the other key's call stays in flight.
      */
     @FrayTest(iterations = 500 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
-    void aJoinRacingTheCompletionOfACallWhoseRemovalThrewIsGivenTheOutcomeOrReplacesIt() throws Exception {
+    void aJoinRacingTheCompletionOfACallWhoseKeyThrowsInTheCompletingThreadIsGivenTheOutcomeOrMakesANewCall() throws Exception {
         SingleFlight<KeyThrowingIn, Integer> flight = new SingleFlight<>();
         AtomicReference<Thread> throwsIn = new AtomicReference<>();
         KeyThrowingIn before = new KeyThrowingIn("before", throwsIn);
@@ -527,7 +527,7 @@ class SingleFlightFrayTest {
         AtomicBoolean entered = new AtomicBoolean();
         AtomicReference<Result<Integer>> runnerGot = new AtomicReference<>();
         Thread runner = start("runner", () -> runnerGot.set(flight.run(key, () -> {
-            throwsIn.set(Thread.currentThread()); // the completion's remove(key, call) compares key with before
+            throwsIn.set(Thread.currentThread()); // a completion that compared key with before would throw
             entered.set(true);
             return 1;
         })));
