@@ -197,11 +197,7 @@ class MutexFrayTest {
         Mutex m = new Mutex();
         AtomicBoolean waiterHeld = new AtomicBoolean();
         m.lock();
-        Thread waiter = start("waiter", () -> {
-            m.lock();
-            waiterHeld.set(true);
-            m.unlock();
-        });
+        Thread waiter = startWaiterThatLocksOnce(m, waiterHeld);
         untilParked(waiter);
         long parked = System.nanoTime();
         until("over 1 ms passes", () -> System.nanoTime() - parked > TimeUnit.MILLISECONDS.toNanos(2));
@@ -478,11 +474,7 @@ class MutexFrayTest {
         Mutex m = new Mutex();
         AtomicBoolean waiterHeld = new AtomicBoolean();
         m.lock();
-        Thread waiter = start("waiter", () -> {
-            m.lock();
-            waiterHeld.set(true);
-            m.unlock();
-        });
+        Thread waiter = startWaiterThatLocksOnce(m, waiterHeld);
         untilParked(waiter);
         long parked = System.nanoTime(); // the waiter's wait began before this
         boolean starved = false;
@@ -518,5 +510,14 @@ class MutexFrayTest {
         join(waiter);
         assertTrue(waiterHeld.get(), m::toString);
         assertFalse(m.isLocked(), m::toString);
+    }
+
+    /** Starts a thread that locks {@code m} (held by the caller), sets {@code waiterHeld} and unlocks. */
+    private static Thread startWaiterThatLocksOnce(Mutex m, AtomicBoolean waiterHeld) {
+        return start("waiter", () -> {
+            m.lock();
+            waiterHeld.set(true);
+            m.unlock();
+        });
     }
 }
