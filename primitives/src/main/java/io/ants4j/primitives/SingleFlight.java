@@ -65,11 +65,11 @@ import java.util.concurrent.locks.LockSupport;
  * running it, would wait for itself (Go deadlocks): it throws {@link IllegalStateException}. A
  * {@code submit} for the key from there, or a call made in another thread that the function waits
  * for, is not detected: the function would wait for its own outcome. A key's {@code equals} runs while
- * this {@code SingleFlight} compares keys in flight and holds up some of its calls: it may call
- * {@link #toString}; a {@code run}, {@code submit} or {@code forget} that it makes on this
- * {@code SingleFlight} either works or, where it would wait for the comparison that called it, throws
- * {@link IllegalStateException}; a task of this {@code SingleFlight}'s calls that it runs (an executor's
- * held task, run inline) may wait for ever.
+ * this {@code SingleFlight} holds a lock that other keys' calls share (as {@code ConcurrentHashMap} runs it
+ * under a bin's lock): it may call {@link #toString}, but it must not call {@code run}, {@code submit} or
+ * {@code forget} of this {@code SingleFlight}, nor run or wait for anything that does (a task of its calls,
+ * another thread's call): that may wait for ever. Where such a call would wait for the lock its own thread
+ * holds, it throws {@link IllegalStateException} instead.
  *
  * <p><b>Memory consistency effects:</b> actions of a call's function <i>happen-before</i> each caller
  * of the call is given the outcome: the return (or throw) of its {@code run}, the completion of the

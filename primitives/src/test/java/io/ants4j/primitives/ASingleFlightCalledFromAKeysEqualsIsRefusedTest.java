@@ -13,10 +13,10 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Class javadoc, Misuse: "a run, submit or forget that [a key's equals] makes on this SingleFlight either works or,
- * where it would wait for the comparison that called it, throws IllegalStateException". Keys of one hash share
- * the comparison's lock, so a call for such a key from inside the equals is the case that would wait: it throws,
- * the outer call throws it too, with nothing changed, and the SingleFlight goes on working.
+ * Class javadoc, Misuse: a key's equals "must not call run, submit or forget of this SingleFlight ... Where such a
+ * call would wait for the lock its own thread holds, it throws IllegalStateException instead". Keys of one hash
+ * share the comparison's lock, so a call for such a key from inside the equals is that case: it throws, the outer
+ * call throws it too, with nothing changed, and the SingleFlight goes on working.
  */
 class ASingleFlightCalledFromAKeysEqualsIsRefusedTest {
 
