@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ants4j.primitives.SpinLock;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.core.command.SystemTimeDelegateType;
 import org.pastalab.fray.core.scheduler.RandomScheduler;
@@ -139,6 +140,40 @@ class SpinLockFrayTest {
         join(interrupter, spinner);
         assertEquals(0, acquired.get(), "lockInterruptibly() spun through an interrupt and took the lock");
         assertTrue(lock.isLocked(), lock::toString);
+        lock.unlock();
+        assertFalse(lock.isLocked(), lock::toString);
+    }
+
+    /**
+     * The timed {@code tryLock} "stops yielding at its deadline" (class javadoc: a large {@code maxBackoff} delays
+     * the next attempt only, not the end of the wait): on a {@code SpinLock(1 << 20)} held by the test thread, a
+     * {@code tryLock(20 ms)} returns {@code false} within 23 ms of virtual time, while the test thread reads the
+     * clock at each step (0.1 ms a read) as it polls for the spinner's return. Coverage review 16, mutant SL-D
+     * ({@code backOff} without its look at the deadline: the last backoff of some hundreds of yields runs on past
+     * it).
+     */
+    @FrayTest(iterations = 20 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedSpinEndsAtItsDeadlineWhateverTheBackoff() throws InterruptedException {
+        SpinLock lock = new SpinLock(1 << 20);
+        lock.lock();
+        AtomicLong took = new AtomicLong(-1);
+        AtomicInteger acquired = new AtomicInteger();
+        Thread spinner = start("timed tryLock", () -> {
+            long before = System.nanoTime();
+            boolean got = lock.tryLock(20, TimeUnit.MILLISECONDS);
+            long spun = System.nanoTime() - before;
+            if (got) {
+                acquired.incrementAndGet();
+            }
+            took.set(spun);
+        });
+        FrayThreads.until("the timed tryLock returns", () -> System.nanoTime() != 0L && took.get() >= 0L);
+        join(spinner);
+        assertEquals(0, acquired.get(), "the timed tryLock took a held lock");
+        assertTrue(took.get() < TimeUnit.MILLISECONDS.toNanos(23),
+                () -> "tryLock(20 ms) spun for " + took.get() / 1_000 + " µs");
         lock.unlock();
         assertFalse(lock.isLocked(), lock::toString);
     }
