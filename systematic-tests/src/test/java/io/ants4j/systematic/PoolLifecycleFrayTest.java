@@ -1067,4 +1067,56 @@ class PoolLifecycleFrayTest {
         end.countDown();
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
     }
+
+    /**
+     * A pool's {@code releaseTimeout} waits at most its timeout also when interrupted while it waits ("the
+     * longest time to wait"; it waits on through an interrupt and keeps it): on a {@code Pool} of one whose task is
+     * held, a thread's {@code releaseTimeout(100 ms)}, interrupted 50 ms (virtual time) after it parked, throws
+     * {@code TimeoutException} within 130 ms of its call (Fray's clock overshoots a deadline by up to some 10 ms),
+     * with its interrupt status set. Coverage review 16, mutant RT-K ({@code PoolCore.awaitReleased} starting its
+     * wait over with the whole timeout after an interrupt: 150 ms or more).
+     */
+    @FrayTest(iterations = 20 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aPoolsReleaseTimeoutInterruptedWhileItWaitsEndsAtItsDeadline() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        CountDownLatch end = new CountDownLatch(1);
+        AtomicInteger started = new AtomicInteger();
+        pool.execute(() -> {
+            started.incrementAndGet();
+            try {
+                assertTrue(end.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "never released");
+            } catch (InterruptedException e) {
+                throw new AssertionError("the task was interrupted", e);
+            }
+        });
+        until("the task runs", () -> started.get() == 1);
+        AtomicReference<Object> released = new AtomicReference<>();
+        AtomicBoolean keptTheInterrupt = new AtomicBoolean();
+        java.util.concurrent.atomic.AtomicLong took = new java.util.concurrent.atomic.AtomicLong(-1);
+        Thread waiter = start("waiter", () -> {
+            long before = System.nanoTime();
+            try {
+                pool.releaseTimeout(Duration.ofMillis(100));
+                released.set("returned");
+            } catch (TimeoutException e) {
+                released.set(e);
+            }
+            long waited = System.nanoTime() - before;
+            keptTheInterrupt.set(Thread.interrupted());
+            took.set(waited);
+        });
+        FrayThreads.untilParked(waiter);
+        long mark = System.nanoTime();
+        until("50 ms pass", () -> System.nanoTime() - mark > TimeUnit.MILLISECONDS.toNanos(50));
+        waiter.interrupt();
+        join(waiter); // a timed wait: with every other thread waiting, the clock jumps to the waiter's deadline
+        assertInstanceOf(TimeoutException.class, released.get(), "releaseTimeout with the task held");
+        assertTrue(keptTheInterrupt.get(), "releaseTimeout lost the interrupt");
+        assertTrue(took.get() < TimeUnit.MILLISECONDS.toNanos(130),
+                () -> "releaseTimeout(100 ms), interrupted, returned after " + took.get() / 1_000 + " µs");
+        end.countDown();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
 }
