@@ -1761,4 +1761,52 @@ class PoolFrayTest {
             }
         }
     }
+
+    /**
+     * An interrupt that loses to the hand-off is kept (Pool: a blocked submitter interrupted is rejected, "its
+     * interrupt flag is set again"; one whose task was handed over first returns normally, and the interrupt it
+     * took in must not vanish either). s waits in {@code tryExecute(100 s)} behind t0 on a pool of one; an
+     * interrupter interrupts it while another thread lets t0 go, at any moment. Once the interrupt has been sent,
+     * s's interrupt status is set whichever way its call ended: {@code true} (its task handed t0's worker first) or
+     * {@link RejectedExecutionException} caused by {@link InterruptedException}. Coverage review 16, mutant PT-I
+     * ({@code PoolCore.awaitTurn} clearing the interrupt it took in when the grant was a hand-off).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedSubmitterWhoseInterruptLostToTheHandOffKeepsIt() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        AtomicBoolean interruptSent = new AtomicBoolean();
+        AtomicReference<String> outcome = new AtomicReference<>();
+        Thread s = start("s", () -> {
+            String o;
+            try {
+                o = pool.tryExecute(tasks.quick("s"), Duration.ofSeconds(100)) ? "handed" : "false";
+            } catch (RejectedExecutionException e) {
+                assertInstanceOf(InterruptedException.class, e.getCause(), "s was rejected for another reason");
+                o = "rejected";
+            }
+            until("the interrupt is sent", interruptSent::get);
+            outcome.set(Thread.currentThread().isInterrupted() ? o : o + " with its interrupt status clear");
+        });
+        until("s waits", () -> pool.waiting() == 1);
+        Thread interrupter = start("interrupter", () -> {
+            s.interrupt();
+            interruptSent.set(true);
+        });
+        Thread ender = start("t0 ender", t0Ends::countDown);
+        join(s, interrupter, ender);
+        assertTrue(Set.of("handed", "rejected").contains(outcome.get()),
+                () -> "tryExecute(100 s) of an interrupted submitter: " + outcome.get());
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        if (outcome.get().equals("handed")) {
+            tasks.assertEachRanOnce("t0", "s");
+        } else {
+            tasks.assertEachRanOnce("t0");
+        }
+    }
 }
