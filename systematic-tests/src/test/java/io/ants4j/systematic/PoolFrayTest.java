@@ -1763,6 +1763,63 @@ class PoolFrayTest {
     }
 
     /**
+     * The timed {@code invokeAny} has one deadline for its waits for a worker and for a result ("TimeoutException
+     * if the timeout elapses before any task completes"; a hand-off waits for a worker "only until the deadline as
+     * tryExecute does"): on a pool of one, a runs on the only worker until cancelled, b's hand-off waits for a
+     * worker until the deadline; then no result can come before it. {@code invokeAny(100 ms)} throws
+     * {@code TimeoutException} within 130 ms of virtual time (every other thread in a timed wait; Fray's clock overshoots a
+     * deadline by up to some 10 ms), a is
+     * cancelled, b never runs, and the pool terminates. Coverage review 16, mutant IAN-D (the wait for a result
+     * given the whole timeout again after the hand-offs: 200 ms or more).
+     */
+    @FrayTest(iterations = 20 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedInvokeAnyWaitsForAWorkerAndForAResultWithinOneDeadline() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        CountDownLatch never = new CountDownLatch(1);
+        AtomicInteger aStarted = new AtomicInteger();
+        AtomicInteger aInterrupted = new AtomicInteger();
+        AtomicInteger bRan = new AtomicInteger();
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        AtomicLong took = new AtomicLong(-1);
+        Thread caller = start("caller", () -> {
+            long before = System.nanoTime();
+            try {
+                outcome.set(pool.invokeAny(List.<java.util.concurrent.Callable<String>>of(() -> {
+                    aStarted.incrementAndGet();
+                    try {
+                        // a timed wait, not a spin: the clock jumps to the caller's deadline. Under Fray an
+                        // interrupt may end it with true and no exception (docs/testing.md, Limits)
+                        if (!never.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                            return "a, never cancelled"; // not counted as interrupted: the test fails below
+                        }
+                    } catch (InterruptedException e) {
+                        aInterrupted.incrementAndGet();
+                        throw e;
+                    }
+                    aInterrupted.incrementAndGet(); // nobody counts the latch down: only an interrupt ended the wait
+                    throw new InterruptedException();
+                }, () -> {
+                    bRan.incrementAndGet();
+                    return "b";
+                }), 100, TimeUnit.MILLISECONDS));
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                outcome.set(e);
+            }
+            took.set(System.nanoTime() - before);
+        });
+        join(caller); // a timed wait: with every other thread waiting, the clock jumps to the caller's deadline
+        assertInstanceOf(java.util.concurrent.TimeoutException.class, outcome.get(), "what the timed invokeAny ended with");
+        assertTrue(took.get() < TimeUnit.MILLISECONDS.toNanos(130),
+                () -> "invokeAny(100 ms) returned after " + took.get() / 1_000 + " µs");
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), () -> "a still runs: not cancelled, " + pool);
+        assertEquals(aStarted.get(), aInterrupted.get(), "a ran on past the call without its cancellation's interrupt");
+        assertEquals(0, bRan.get(), "b ran though it got no worker before the deadline");
+    }
+
+    /**
      * An interrupt that loses to the hand-off is kept (Pool: a blocked submitter interrupted is rejected, "its
      * interrupt flag is set again"; one whose task was handed over first returns normally, and the interrupt it
      * took in must not vanish either). s waits in {@code tryExecute(100 s)} behind t0 on a pool of one; an
