@@ -553,4 +553,44 @@ class CondFrayTest {
         join(waiter, signaller);
         assertFalse(lock.isLocked(), lock::toString);
     }
+
+    /**
+     * The timed {@code await(timeout)} "throws InterruptedException if the thread is interrupted before being
+     * signalled", also when interrupted before it calls: {@code
+     * aThreadInterruptedBeforeItAwaitsThrowsWhateverTheSignals} with {@code await(10 s)}: it throws, holding the lock again, though a signaller keeps signalling, and never
+     * returns {@code true} as if signalled. Coverage review 16, mutant CE-T ({@code Cond.await(timeout)} without its
+     * look at the interrupt on entry: the thread queues, a signal can choose it, and it returns {@code true}).
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aThreadInterruptedBeforeItAwaitsWithATimeoutThrowsWhateverTheSignals() throws InterruptedException {
+        Mutex lock = new Mutex();
+        Cond cond = new Cond(lock);
+        AtomicBoolean done = new AtomicBoolean();
+        Thread signaller = start("signaller", () -> {
+            for (int i = 0; i < 100_000 && !done.get(); i++) {
+                cond.signal();
+                Thread.yield();
+            }
+        });
+        Thread waiter = start("waiter", () -> {
+            try {
+                Thread.currentThread().interrupt();
+                lock.lock();
+                try {
+                    assertThrows(InterruptedException.class,
+                            () -> cond.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                            "await(10 s) by a thread interrupted on entry returned as if signalled");
+                    assertTrue(lock.isLocked(), "await(10 s) threw without the lock held again");
+                } finally {
+                    lock.unlock();
+                }
+            } finally {
+                done.set(true);
+            }
+        });
+        join(waiter, signaller);
+        assertFalse(lock.isLocked(), lock::toString);
+    }
 }
