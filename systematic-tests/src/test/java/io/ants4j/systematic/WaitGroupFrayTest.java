@@ -288,4 +288,28 @@ class WaitGroupFrayTest {
             assertEquals(0, wg.count());
         }
     }
+
+    /**
+     * {@code await(timeout)} "throws InterruptedException if the thread is interrupted on entry", also when the
+     * round ends as it comes: a thread interrupted before it calls {@code await(10 s)} on a group of one, while
+     * another thread calls {@code done()} at any moment, throws {@code InterruptedException} (status cleared) and
+     * never returns {@code true}. Coverage review 16, mutant WG-ET ({@code await(timeout)} without its look at the
+     * interrupt on entry: a round that ended before it counted itself in returns {@code true}).
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aThreadInterruptedBeforeItAwaitsWithATimeoutThrowsAsTheRoundEnds() throws InterruptedException {
+        WaitGroup wg = new WaitGroup();
+        wg.add(1);
+        Thread waiter = start("waiter", () -> {
+            Thread.currentThread().interrupt();
+            assertThrows(InterruptedException.class, () -> wg.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                    "await(10 s) by a thread interrupted on entry returned");
+            assertTrue(!Thread.currentThread().isInterrupted(), "the interrupt status was not cleared");
+        });
+        Thread doer = start("done", wg::done);
+        join(waiter, doer);
+        assertTrue(wg.await(0, TimeUnit.SECONDS), wg::toString);
+    }
 }
