@@ -512,6 +512,49 @@ class MutexFrayTest {
         assertFalse(m.isLocked(), m::toString);
     }
 
+    /**
+     * The timed {@code tryLock} "gives up once the timeout elapses": one deadline for its whole wait, also when it is
+     * woken and beaten and waits again. The holder keeps the lock 50 ms (virtual time) after the waiter's
+     * {@code tryLock(100 ms)} parked, unlocks (waking it) and tries at once to take the lock back with
+     * {@code tryLock()}; if it got it, it holds it until the waiter returns, waiting for it in a timed join (so that
+     * the clock jumps to the waiter's deadline rather than past it, as this thread's reads would move it). Whether
+     * the waiter got the lock first or was beaten and timed out, it returns within 130 ms of its call (Fray's clock
+     * overshoots a deadline by up to some 10 ms; the mutant takes 150 ms or more). Coverage review 16, mutant MX-D
+     * ({@code Mutex.acquire} giving a waiter woken and beaten its whole timeout again when it sleeps again).
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedWaiterWokenAndBeatenGivesUpAtItsFirstDeadline() throws InterruptedException {
+        Mutex m = new Mutex();
+        long timeout = TimeUnit.MILLISECONDS.toNanos(100);
+        AtomicLong took = new AtomicLong(-1);
+        AtomicBoolean acquired = new AtomicBoolean();
+        m.lock();
+        Thread waiter = start("waiter", () -> {
+            long before = System.nanoTime();
+            boolean got = m.tryLock(timeout, TimeUnit.NANOSECONDS);
+            long waited = System.nanoTime() - before;
+            if (got) {
+                acquired.set(true);
+                m.unlock();
+            }
+            took.set(waited);
+        });
+        untilParked(waiter);
+        long mark = System.nanoTime();
+        until("50 ms pass", () -> System.nanoTime() - mark > TimeUnit.MILLISECONDS.toNanos(50));
+        m.unlock(); // wakes the waiter
+        boolean beaten = m.tryLock();
+        join(waiter); // a timed wait: with every other thread waiting, the clock jumps to the waiter's deadline
+        if (beaten) {
+            m.unlock();
+        }
+        assertTrue(took.get() < TimeUnit.MILLISECONDS.toNanos(130), () -> "tryLock(100 ms), woken, returned "
+                + acquired.get() + " after " + took.get() / 1_000 + " µs");
+        assertFalse(m.isLocked(), m::toString);
+    }
+
     /** Starts a thread that locks {@code m} (held by the caller), sets {@code waiterHeld} and unlocks. */
     private static Thread startWaiterThatLocksOnce(Mutex m, AtomicBoolean waiterHeld) {
         return start("waiter", () -> {
