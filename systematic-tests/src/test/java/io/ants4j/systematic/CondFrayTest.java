@@ -526,32 +526,7 @@ class CondFrayTest {
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void aThreadInterruptedBeforeItAwaitsThrowsWhateverTheSignals() throws InterruptedException {
-        Mutex lock = new Mutex();
-        Cond cond = new Cond(lock);
-        AtomicBoolean done = new AtomicBoolean();
-        Thread signaller = start("signaller", () -> {
-            for (int i = 0; i < 100_000 && !done.get(); i++) {
-                cond.signal();
-                Thread.yield();
-            }
-        });
-        Thread waiter = start("waiter", () -> {
-            try {
-                Thread.currentThread().interrupt();
-                lock.lock();
-                try {
-                    assertThrows(InterruptedException.class, cond::await,
-                            "await() by a thread interrupted on entry returned as if signalled");
-                    assertTrue(lock.isLocked(), "await() threw without the lock held again");
-                } finally {
-                    lock.unlock();
-                }
-            } finally {
-                done.set(true);
-            }
-        });
-        join(waiter, signaller);
-        assertFalse(lock.isLocked(), lock::toString);
+        interruptedBeforeItAwaitsThrowsWhateverTheSignals("await()", Cond::await);
     }
 
     /**
@@ -565,6 +540,22 @@ class CondFrayTest {
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void aThreadInterruptedBeforeItAwaitsWithATimeoutThrowsWhateverTheSignals() throws InterruptedException {
+        interruptedBeforeItAwaitsThrowsWhateverTheSignals("await(10 s)",
+                cond -> cond.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS));
+    }
+
+    /** One of {@link Cond}'s interruptible awaits. */
+    private interface Await {
+        void on(Cond cond) throws InterruptedException;
+    }
+
+    /**
+     * A signaller signals over and over (without the lock, as allowed) until the waiter is done; the waiter, its
+     * interrupt set, locks a {@link Mutex} and calls {@code await}: it must throw {@code InterruptedException} with the
+     * lock held again, never return as if signalled.
+     */
+    private static void interruptedBeforeItAwaitsThrowsWhateverTheSignals(String name, Await await)
+            throws InterruptedException {
         Mutex lock = new Mutex();
         Cond cond = new Cond(lock);
         AtomicBoolean done = new AtomicBoolean();
@@ -579,10 +570,9 @@ class CondFrayTest {
                 Thread.currentThread().interrupt();
                 lock.lock();
                 try {
-                    assertThrows(InterruptedException.class,
-                            () -> cond.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS),
-                            "await(10 s) by a thread interrupted on entry returned as if signalled");
-                    assertTrue(lock.isLocked(), "await(10 s) threw without the lock held again");
+                    assertThrows(InterruptedException.class, () -> await.on(cond),
+                            name + " by a thread interrupted on entry returned as if signalled");
+                    assertTrue(lock.isLocked(), name + " threw without the lock held again");
                 } finally {
                     lock.unlock();
                 }
