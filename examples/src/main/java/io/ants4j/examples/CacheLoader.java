@@ -83,7 +83,7 @@ public final class CacheLoader<K, V> {
      * that miss it at the same time.
      *
      * @param key the key
-     * @return its value
+     * @return its value; null if the backend loaded null (not cached: the next request asks again)
      * @throws ExecutionException if the backend failed; its failure is the cause, given to every request
      *     that waited for that load, and not kept: the next request asks again
      * @throws InterruptedException if interrupted while waiting for another request's load
@@ -99,7 +99,9 @@ public final class CacheLoader<K, V> {
                 return again;
             }
             V loaded = backend.apply(key);
-            cache.put(key, loaded);     // before the key leaves the flight: a later miss finds it here
+            if (loaded != null) {       // a map of values cannot hold "none": null is returned, not kept
+                cache.put(key, loaded); // before the key leaves the flight: a later miss finds it here
+            }
             return loaded;
         }).value();
     }

@@ -24,6 +24,10 @@ import java.util.concurrent.locks.LockSupport;
  *         return cached;
  *     }
  *     return loads.run(id, () -> {          // a thousand misses of one id make one database call
+ *         User again = cache.get(id);        // a load that ended since our miss has filled it
+ *         if (again != null) {
+ *             return again;
+ *         }
  *         User loaded = database.load(id);
  *         cache.put(id, loaded);
  *         return loaded;
