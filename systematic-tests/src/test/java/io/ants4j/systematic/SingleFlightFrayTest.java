@@ -539,4 +539,76 @@ class SingleFlightFrayTest {
         held.get().run();
         assertEquals(new Result<>(0, false), earlier.get(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS));
     }
+
+    /** A key whose hash is the same for every name: all such keys share one stripe of the table and one bin. */
+    private record Colliding(String name) {
+        @Override
+        public int hashCode() {
+            return 0;
+        }
+    }
+
+    /**
+     * Keys of one hash share a bin of the calls in flight (a chain), and a call leaves it by identity from any
+     * place: "calls for equal keys are collapsed" and for other keys are not, whatever the keys' hashes. k1's call
+     * is linked first, k2's call then in front of it; k1's completion, racing a forget of k1, takes k1 out of the
+     * middle of the chain (behind k2) while k2's call runs: a caller of k2 that comes meanwhile, before or after,
+     * still joins k2's call and is given its value, shared; k2's own caller is never given k1's value; once
+     * every caller is done no key is in flight (the count, read without the lock, agrees). Coverage review 17,
+     * mutants CT-U (a call taken out of the middle of its bin takes the calls in front of it too) and CT-C (the
+     * count given back only for the head of a bin).
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aCallLeavingTheMiddleOfItsBinLeavesTheOtherKeysCallsInFlight() throws Exception {
+        SingleFlight<Colliding, Integer> flight = new SingleFlight<>();
+        Colliding k1 = new Colliding("k1");
+        Colliding k2 = new Colliding("k2");
+        AtomicBoolean firstRuns = new AtomicBoolean();
+        AtomicBoolean releaseFirst = new AtomicBoolean();
+        AtomicBoolean secondRuns = new AtomicBoolean();
+        AtomicBoolean lateDone = new AtomicBoolean();
+        AtomicReference<Thread> late = new AtomicReference<>();
+        Thread first = start("first", () -> {
+            Result<Integer> result = flight.run(k1, () -> {
+                firstRuns.set(true);
+                FrayThreads.until("the first call is released", releaseFirst::get);
+                return 1;
+            });
+            assertEquals(new Result<>(1, false), result, "k1's caller");
+        });
+        FrayThreads.until("k1's call runs", firstRuns::get);
+        Thread second = start("second", () -> {
+            Result<Integer> result = flight.run(k2, () -> {
+                secondRuns.set(true);
+                // runs until the late caller has joined (parked) or, wrongly, ended
+                FrayThreads.until("the late caller joins", () -> late.get() != null && (lateDone.get()
+                        || late.get().getState() == Thread.State.WAITING));
+                secondRuns.set(false);
+                return 2;
+            });
+            assertEquals(new Result<>(2, true), result, "k2's caller: the late caller did not join k2's call");
+        });
+        FrayThreads.until("k2's call runs", secondRuns::get);
+        Thread releaser = start("releaser", () -> releaseFirst.set(true));
+        Thread forgetter = start("forgetter", () -> flight.forget(k1));
+        late.set(start("late", () -> {
+            try {
+                Result<Integer> result = flight.run(k2, () -> {
+                    assertFalse(secondRuns.get(), "a call for k2 made while k2's call ran started a second "
+                            + "execution beside it: k2's call had left the table with k1's");
+                    return 3;
+                });
+                assertEquals(new Result<>(2, true), result, "the late caller of k2");
+            } finally {
+                lateDone.set(true);
+            }
+        }));
+        join(releaser, forgetter, first, late.get(), second);
+        assertTrue(flight.toString().endsWith("[keys in flight = 0]"), "a key stayed in flight: " + flight);
+        assertEquals(new Result<>(4, false), flight.run(k2, () -> 4), "a call for k2 after its outcome is new");
+        assertEquals(new Result<>(5, false), flight.run(k1, () -> 5), "a call for k1 after its outcome is new");
+        assertTrue(flight.toString().endsWith("[keys in flight = 0]"), "a key stayed in flight: " + flight);
+    }
 }
