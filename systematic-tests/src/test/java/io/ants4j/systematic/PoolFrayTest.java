@@ -5,6 +5,7 @@ import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -1865,5 +1866,46 @@ class PoolFrayTest {
         } else {
             tasks.assertEachRanOnce("t0");
         }
+    }
+
+    /**
+     * {@code MultiPool}: "{@link MultiPool#tune} sets each sub-pool's capacity", and a capacity raised serves the
+     * blocked submitters that have waited longest, in every sub-pool. Two sub-pools of one worker, round robin; t0
+     * and t1 hold both workers; s1 (sub-pool 0) and s2 (sub-pool 1) block; a tuner raises the capacity to 2 while
+     * s3 comes (round robin: sub-pool 0, behind s1, or let in if it comes after the tune). s1 and s2 are let in
+     * while t0 and t1 still run, never s3 before s1, and no sub-pool runs more than 2. Coverage review 17, mutant
+     * MT-1 ({@code MultiPoolCore.tune} leaving the last sub-pool at its old capacity): survived every PoolFrayTest,
+     * whose only multi-pool tune had no blocked submitter.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aMultiPoolsTuneUpLetsInTheLongestWaiterOfEverySubPool() throws Exception {
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> {
+            assertTrue(pool.running(0) <= 2 && pool.running(1) <= 2, () -> "a sub-pool above its capacity: " + pool);
+        });
+        CountDownLatch hold = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", hold));
+        pool.execute(tasks.holding("t1", hold));
+        tasks.untilStarted(2);
+        Thread s1 = start("s1", () -> pool.execute(tasks.holding("s1", hold)));
+        until("s1 waits", () -> pool.waiting() == 1);
+        Thread s2 = start("s2", () -> pool.execute(tasks.holding("s2", hold)));
+        until("s2 waits", () -> pool.waiting() == 2);
+        assertTrue(pool.waiting(0) == 1 && pool.waiting(1) == 1, pool::toString);
+        Thread tuner = start("tuner", () -> pool.tune(2));
+        Thread s3 = start("s3", () -> pool.execute(tasks.quick("s3")));
+        join(tuner);
+        assertEquals(4, pool.cap(), pool::toString);
+        until("s1 and s2 are let in", () -> tasks.started().containsAll(List.of("s1", "s2")));
+        assertFalse(tasks.started().contains("s3"), () -> "s3 let in past s1 or above the capacity: "
+                + tasks.started() + ", " + pool);
+        hold.countDown();
+        join(s1, s2, s3);
+        tasks.untilStarted(5);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("t0", "t1", "s1", "s2", "s3");
     }
 }
