@@ -1908,4 +1908,63 @@ class PoolFrayTest {
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
         tasks.assertEachRanOnce("t0", "t1", "s1", "s2", "s3");
     }
+
+    /**
+     * Two neighbours that give up from the middle of the queue, in either order, leave it, and the others are
+     * served in their order (WorkerPool: "Submitters that wait for a worker are served first come, first served";
+     * a submitter interrupted while blocked, timed or not, is rejected and its task does not run). s1 to s4 block
+     * in that order behind t0 on a pool of one; s2 ({@code execute}) and s3 ({@code tryExecute(100 s)}) are
+     * interrupted by two threads at once; once both are rejected, t0 is let go: the tasks start in the order t0,
+     * s1, s4, and s2's and s3's never. Coverage review 17, mutant W-N ({@code Waiters.unlink} leaving the follower
+     * of a waiter it unlinks with no back link, as if it were the head: its own withdrawal then cuts the head off
+     * the queue, and s1 waits for ever): survived every other PoolFrayTest, whose one withdrawal from the middle
+     * left its follower in place.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void twoNeighboursGivingUpFromTheMiddleOfTheQueueLeaveTheOthersInOrder() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> assertTrue(pool.running() <= 1, pool::toString));
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        Thread s1 = start("s1", () -> pool.execute(tasks.quick("s1")));
+        until("s1 waits", () -> pool.waiting() == 1);
+        AtomicReference<Throwable> s2Outcome = new AtomicReference<>();
+        Thread s2 = start("s2", () -> {
+            try {
+                pool.execute(tasks.quick("s2"));
+            } catch (RejectedExecutionException e) {
+                s2Outcome.set(e);
+            }
+        });
+        until("s2 waits", () -> pool.waiting() == 2);
+        AtomicReference<Object> s3Outcome = new AtomicReference<>();
+        Thread s3 = start("s3", () -> {
+            try {
+                s3Outcome.set(pool.tryExecute(tasks.quick("s3"), Duration.ofSeconds(100)));
+            } catch (RejectedExecutionException e) {
+                s3Outcome.set(e);
+            }
+        });
+        until("s3 waits", () -> pool.waiting() == 3);
+        Thread s4 = start("s4", () -> pool.execute(tasks.quick("s4")));
+        until("s4 waits", () -> pool.waiting() == 4);
+        Thread i2 = start("s2's interrupter", s2::interrupt);
+        Thread i3 = start("s3's interrupter", s3::interrupt);
+        join(i2, i3, s2, s3);
+        assertInstanceOf(InterruptedException.class, s2Outcome.get() == null ? null : s2Outcome.get().getCause(),
+                "s2, interrupted while blocked, was not rejected");
+        assertInstanceOf(InterruptedException.class,
+                s3Outcome.get() instanceof Throwable t ? t.getCause() : s3Outcome.get(),
+                "s3, interrupted while blocked in tryExecute, was not rejected");
+        assertEquals(2, pool.waiting(), pool::toString);
+        t0Ends.countDown();
+        join(s1, s4);
+        tasks.untilStarted(3);
+        assertEquals(List.of("t0", "s1", "s4"), tasks.started(), "the order the tasks started in");
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("t0", "s1", "s4");
+    }
 }
