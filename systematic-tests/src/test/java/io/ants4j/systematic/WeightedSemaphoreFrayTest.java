@@ -437,4 +437,54 @@ class WeightedSemaphoreFrayTest {
         join(waiter);
         assertEquals(2, sem.available(), sem::toString);
     }
+
+    /**
+     * Two neighbours that leave from the middle of the queue, in either order, leave the others queued in their
+     * order ("a waiter that is interrupted or times out leaves the queue holding nothing"; "waiters are served in
+     * the order they came"). The main thread holds the one permit; w1 to w4 queue for it in that order; w2
+     * ({@code acquire}) and w3 ({@code tryAcquire} with a long timeout) are interrupted by two threads at once
+     * and throw; then the main thread releases: w1 and w4 are each granted the permit, w1 first. Coverage review
+     * 17, mutant WQ-N ({@code WaitQueue.withdraw} leaving the follower of a waiter it withdraws with no back
+     * link, as if it were the head: its own withdrawal then cuts the head off the queue, and w1 sleeps for ever).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void twoNeighboursLeavingFromTheMiddleOfTheQueueLeaveTheOthersInOrder() throws InterruptedException {
+        WeightedSemaphore sem = new WeightedSemaphore(1);
+        sem.acquire(1);
+        java.util.Queue<String> granted = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        Thread w1 = start("w1", () -> {
+            sem.acquire(1);
+            granted.add("w1");
+            sem.release(1);
+        });
+        untilParked(w1);
+        Thread w2 = start("w2", () -> {
+            assertThrows(InterruptedException.class, () -> sem.acquire(1),
+                    "w2 granted the permit the main thread holds");
+            assertFalse(Thread.currentThread().isInterrupted(), "w2's interrupt status was not cleared");
+        });
+        untilParked(w2);
+        Thread w3 = start("w3", () -> {
+            assertThrows(InterruptedException.class, () -> sem.tryAcquire(1, 100, TimeUnit.SECONDS),
+                    "w3 granted the permit the main thread holds");
+        });
+        untilParked(w3);
+        Thread w4 = start("w4", () -> {
+            sem.acquire(1);
+            granted.add("w4");
+            sem.release(1);
+        });
+        untilParked(w4);
+        Thread i2 = start("w2's interrupter", w2::interrupt);
+        Thread i3 = start("w3's interrupter", w3::interrupt);
+        join(i2, i3, w2, w3);
+        assertEquals(0, sem.available(), sem::toString);
+        sem.release(1);
+        join(w1, w4);
+        assertEquals(java.util.List.of("w1", "w4"), java.util.List.copyOf(granted), "the order of the grants");
+        assertEquals(1, sem.available(), sem::toString);
+        assertTrue(sem.toString().endsWith("waiting=0]"), sem::toString);
+    }
 }
