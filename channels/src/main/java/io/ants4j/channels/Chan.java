@@ -1,0 +1,533 @@
+package io.ants4j.channels;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * A channel: Go's {@code chan T}. Values sent into it come out of it once each, in order, to whichever receiver
+ * takes them.
+ *
+ * <p>An unbuffered channel ({@code new Chan<>()}, capacity 0) is a rendezvous: a {@link #send} waits until a
+ * receiver takes its value, a {@link #receive} until a sender gives one. A buffered channel ({@code new
+ * Chan<>(n)}) holds up to {@code n} values: a send waits only while the buffer is full, a receive only while it is
+ * empty. Senders and receivers that wait are served first come, first served, and values come out in the order
+ * their sends completed.
+ *
+ * <p>{@link #close()} says that no more values will be sent: a send on a closed channel throws
+ * {@link ChanClosedException} (Go panics), senders waiting at the close throw it too, and once the values buffered
+ * before the close have been received, every receive returns {@code null} at once (Go's {@code v, ok := <-ch} with
+ * {@code ok} false). Values are never {@code null}: {@code null} is how a receive says "closed". Only a sender should
+ * close a channel, and only once: a second close throws {@link ChanClosedException}.
+ *
+ * <p>Blocking operations throw {@link InterruptedException} if the thread is interrupted on entry or while it waits;
+ * a sender or receiver that is interrupted, or whose timed wait ends, leaves having sent or received nothing, and a
+ * value that raced with its departure goes to the next waiter. One whose value was handed over as it was interrupted
+ * returns normally, with its interrupt status set. The non-blocking and timed forms are named as in
+ * {@link java.util.concurrent.BlockingQueue}: {@link #offer(Object)}, {@link #poll()} and their timed twins; a
+ * {@link Select} waits on several channels at once. Waiting threads park (virtual threads unmount): nothing holds a
+ * monitor or a carrier while waiting.
+ *
+ * <p>The channel is {@link Iterable}: {@code for (T v : ch)} is Go's {@code for v := range ch}, a receive per value
+ * until the channel is closed and drained.
+ *
+ * <p>Memory consistency effects: actions of a thread before it sends a value happen-before the actions after the
+ * receive that takes that value; a {@code close()} happens-before a receive that returns {@code null} for it.
+ *
+ * @param <T> the type of the values
+ */
+public final class Chan<T> implements Iterable<T> {
+    /*
+     * Implementation notes: Go's hchan (runtime/chan.go), with one lock per channel.
+     *
+     * Under the lock: a ring buffer of capacity values (head, count), the queue of blocked senders and the queue of
+     * blocked receivers (Waiter nodes, Go's sudogs), and closed. Invariants, as in Go: receivers wait only while
+     * the buffer is empty and senders only while it is full (so, unbuffered, at most one of the two queues has
+     * waiters that can still be claimed); a waiter is claimed (its outcome decided, see Waiter) under the lock of
+     * the channel it is queued on, and removed from the queue then.
+     *
+     * A send: a claimable receiver waiting -> the value goes to it directly; else room in the buffer -> appended;
+     * else it queues and waits. A receive: a buffered value -> taken, and the first claimable sender's value is
+     * appended in its place (the order of completed sends stays the buffer's order); else a claimable sender
+     * waiting (unbuffered) -> its value taken; else closed -> null; else it queues and waits. The counterpart is
+     * unparked after the unlock. A waiter that gives up wins or loses the CAS of its outcome: if it wins, it
+     * leaves with nothing and removes its node under the lock; if it loses, the operation happened.
+     *
+     * close() claims every waiter with the closed outcome, under the lock, and wakes it there (close is rare).
+     * A waiter is allocated under the lock before anything changes, so an OutOfMemoryError leaves the channel as it
+     * was. count and closed are read without the lock by len() and isClosed() (Go's len is as racy).
+     */
+    private static final AtomicLong IDS = new AtomicLong();
+    private static final VarHandle COUNT;
+
+    static {
+        try {
+            COUNT = MethodHandles.lookup().findVarHandle(Chan.class, "count", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The order in which a select locks channels. */
+    final long id = IDS.getAndIncrement();
+    final ReentrantLock lock = new ReentrantLock();
+    private final int capacity;
+    private final Object[] buffer;
+    private int head;
+    @SuppressWarnings("unused")
+    private int count;
+    private volatile boolean closed;
+    private final WaitQueue senders = new WaitQueue();
+    private final WaitQueue receivers = new WaitQueue();
+
+    /** Creates an unbuffered channel: a send waits for its receiver. */
+    public Chan() {
+        this(0);
+    }
+
+    /**
+     * Creates a channel that buffers up to {@code capacity} values; 0 makes it unbuffered.
+     *
+     * @param capacity the number of values sent that may wait for a receiver
+     * @throws IllegalArgumentException if {@code capacity} is negative
+     */
+    public Chan(int capacity) {
+        if (capacity < 0) {
+            throw new IllegalArgumentException("capacity < 0: " + capacity);
+        }
+        this.capacity = capacity;
+        this.buffer = capacity == 0 ? null : new Object[capacity];
+    }
+
+    /**
+     * Sends {@code value}, waiting until a receiver takes it (unbuffered) or the buffer has room.
+     *
+     * @param value the value
+     * @throws ChanClosedException if the channel is closed, or is closed while this thread waits; nothing was sent
+     * @throws InterruptedException if the thread is interrupted on entry or while it waits; nothing was sent
+     * @throws NullPointerException if {@code value} is null
+     */
+    public void send(T value) throws InterruptedException {
+        send(value, false, 0L);
+    }
+
+    /**
+     * Sends {@code value} if that needs no wait: a receiver is waiting, or the buffer has room (Go's {@code select}
+     * with a send case and a {@code default}).
+     *
+     * @param value the value
+     * @return whether it was sent
+     * @throws ChanClosedException if the channel is closed
+     * @throws NullPointerException if {@code value} is null
+     */
+    public boolean offer(T value) {
+        Objects.requireNonNull(value, "value");
+        Waiter receiver;
+        lock.lock();
+        try {
+            if (closed) {
+                throw sendOnClosed();
+            }
+            receiver = receivers.claimFirst(value, false);
+            if (receiver == null) {
+                if (count == capacity) {
+                    return false;
+                }
+                append(value);
+                return true;
+            }
+        } finally {
+            lock.unlock();
+        }
+        LockSupport.unpark(receiver.thread);
+        return true;
+    }
+
+    /**
+     * Sends {@code value}, waiting at most {@code timeout} for a receiver or for room in the buffer.
+     *
+     * @param value the value
+     * @param timeout how long to wait at most; zero or less: not at all
+     * @param unit the unit of {@code timeout}
+     * @return true if it was sent, false if the time ran out first (nothing was sent)
+     * @throws ChanClosedException if the channel is closed, or is closed while this thread waits; nothing was sent
+     * @throws InterruptedException if the thread is interrupted on entry or while it waits; nothing was sent
+     * @throws NullPointerException if {@code value} or {@code unit} is null
+     */
+    public boolean offer(T value, long timeout, TimeUnit unit) throws InterruptedException {
+        return send(value, true, unit.toNanos(timeout));
+    }
+
+    /**
+     * Receives a value, waiting until one is sent; returns {@code null} once the channel is closed and every value
+     * sent before the close has been received.
+     *
+     * @return the value, or null if the channel is closed and drained
+     * @throws InterruptedException if the thread is interrupted on entry or while it waits; nothing was received
+     */
+    public T receive() throws InterruptedException {
+        return receive(false, 0L);
+    }
+
+    /**
+     * Receives a value if that needs no wait: one is buffered or a sender is waiting (Go's {@code select} with a
+     * receive case and a {@code default}).
+     *
+     * @return the value, or null if none was ready or the channel is closed and drained ({@link #isClosed()} then
+     *     tells which: a closed channel found empty stays so)
+     */
+    @SuppressWarnings("unchecked")
+    public T poll() {
+        Object value;
+        Waiter sender;
+        lock.lock();
+        try {
+            if (count > 0) {
+                value = takeBuffered();
+                sender = refill();
+            } else {
+                sender = senders.claimFirst(null, false);
+                if (sender == null) {
+                    return null;
+                }
+                value = sender.item;
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (sender != null) {
+            LockSupport.unpark(sender.thread);
+        }
+        return (T) value;
+    }
+
+    /**
+     * Receives a value, waiting at most {@code timeout} for one.
+     *
+     * @param timeout how long to wait at most; zero or less: not at all
+     * @param unit the unit of {@code timeout}
+     * @return the value, or null if the time ran out first (nothing was received) or the channel is closed and
+     *     drained ({@link #isClosed()} then tells which)
+     * @throws InterruptedException if the thread is interrupted on entry or while it waits; nothing was received
+     * @throws NullPointerException if {@code unit} is null
+     */
+    public T poll(long timeout, TimeUnit unit) throws InterruptedException {
+        return receive(true, unit.toNanos(timeout));
+    }
+
+    /**
+     * Closes the channel (Go's {@code close(ch)}): later sends throw {@link ChanClosedException}, senders waiting
+     * now throw it, receivers waiting now return {@code null}, and once the buffered values have been received every
+     * receive returns {@code null}.
+     *
+     * @throws ChanClosedException if the channel was already closed
+     */
+    public void close() {
+        lock.lock();
+        try {
+            if (closed) {
+                throw new ChanClosedException("close of closed channel");
+            }
+            closed = true;
+            for (Waiter w; (w = receivers.claimFirst(null, true)) != null; ) {
+                LockSupport.unpark(w.thread);
+            }
+            for (Waiter w; (w = senders.claimFirst(null, true)) != null; ) {
+                LockSupport.unpark(w.thread);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Returns whether {@link #close()} was called.
+     *
+     * @return whether the channel is closed (values buffered before the close may still be received)
+     */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Returns the number of values in the buffer (Go's {@code len(ch)}): a snapshot, which sends and receives
+     * change as soon as it is read; always 0 for an unbuffered channel.
+     *
+     * @return the number of buffered values
+     */
+    public int len() {
+        return (int) COUNT.getOpaque(this);
+    }
+
+    /**
+     * Returns the capacity of the buffer (Go's {@code cap(ch)}).
+     *
+     * @return the capacity given at construction; 0 for an unbuffered channel
+     */
+    public int cap() {
+        return capacity;
+    }
+
+    /**
+     * A case of {@link Select#select} that receives from this channel and gives the value to {@code action}, or
+     * {@code null} if the channel is closed and drained.
+     *
+     * @param action run with the value received, after the select has taken it
+     * @return the case
+     * @throws NullPointerException if {@code action} is null
+     */
+    public Select.Case onReceive(Consumer<? super T> action) {
+        return new Select.Receive<>(this, Objects.requireNonNull(action, "action"));
+    }
+
+    /**
+     * A case of {@link Select#select} that sends {@code value} into this channel, then runs {@code action}. If the
+     * channel is closed when the select would choose the case, the select throws {@link ChanClosedException}.
+     *
+     * @param value the value to send
+     * @param action run once the value is sent
+     * @return the case
+     * @throws NullPointerException if {@code value} or {@code action} is null
+     */
+    public Select.Case onSend(T value, Runnable action) {
+        return new Select.Send(this, Objects.requireNonNull(value, "value"), Objects.requireNonNull(action, "action"));
+    }
+
+    /**
+     * Returns an iterator that receives the channel's values until it is closed and drained (Go's
+     * {@code for v := range ch}). Its {@code hasNext} waits for the next value; if the thread is interrupted while it
+     * waits, {@code hasNext} throws {@link CancellationException} (its cause an {@link InterruptedException}) with
+     * the interrupt status set again, having received nothing. Several iterators share the values, as several
+     * receivers do.
+     *
+     * @return an iterator over the values received
+     */
+    @Override
+    public Iterator<T> iterator() {
+        return new Iterator<>() {
+            private T next;
+
+            @Override
+            public boolean hasNext() {
+                if (next == null) {
+                    try {
+                        next = receive();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        CancellationException stop = new CancellationException("interrupted while waiting for a value");
+                        stop.initCause(e);
+                        throw stop;
+                    }
+                }
+                return next != null;
+            }
+
+            @Override
+            public T next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException("the channel is closed and drained");
+                }
+                T value = next;
+                next = null;
+                return value;
+            }
+        };
+    }
+
+    /**
+     * Returns a string identifying the channel, its capacity, the number of buffered values and whether it is
+     * closed.
+     *
+     * @return e.g. {@code "Chan@1b6d3586[len = 2, cap = 16]"} or {@code "Chan@1b6d3586[len = 0, cap = 0, closed]"}
+     */
+    @Override
+    public String toString() {
+        return "Chan@" + Integer.toHexString(System.identityHashCode(this)) + "[len = " + len() + ", cap = " + capacity
+                + (closed ? ", closed]" : "]");
+    }
+
+    // ---- under the lock, for Chan and Select ----
+
+    boolean isClosedLocked() {
+        return closed;
+    }
+
+    /** Sends {@code value} if it can without waiting: the receiver to unpark, {@code this} if buffered, else null. */
+    Object trySendLocked(Object value) {
+        Waiter receiver = receivers.claimFirst(value, false);
+        if (receiver != null) {
+            return receiver;
+        }
+        if (count < capacity) {
+            append(value);
+            return this;
+        }
+        return null;
+    }
+
+    /**
+     * Receives if it can without waiting; {@code received[0]} is the value (null: closed and drained). Returns the
+     * sender to unpark, {@code this} if none, or null if nothing was ready.
+     */
+    Object tryReceiveLocked(Object[] received) {
+        if (count > 0) {
+            received[0] = takeBuffered();
+            Waiter sender = refill();
+            return sender != null ? sender : this;
+        }
+        Waiter sender = senders.claimFirst(null, false);
+        if (sender != null) {
+            received[0] = sender.item;
+            return sender;
+        }
+        if (closed) {
+            received[0] = null;
+            return this;
+        }
+        return null;
+    }
+
+    void enqueueLocked(Waiter w, boolean send) {
+        (send ? senders : receivers).add(w);
+    }
+
+    /** Removes a waiter that is no longer waiting here, if still queued. */
+    void dequeue(Waiter w, boolean send) {
+        lock.lock();
+        try {
+            (send ? senders : receivers).remove(w);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- internals ----
+
+    private boolean send(T value, boolean timed, long nanos) throws InterruptedException {
+        Objects.requireNonNull(value, "value");
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        Waiter receiver;
+        Waiter mine = null;
+        lock.lock();
+        try {
+            if (closed) {
+                throw sendOnClosed();
+            }
+            receiver = receivers.claimFirst(value, false);
+            if (receiver == null) {
+                if (count < capacity) {
+                    append(value);
+                    return true;
+                }
+                if (timed && nanos <= 0L) {
+                    return false;
+                }
+                mine = new Waiter(this, value);
+                senders.add(mine);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (receiver != null) {
+            LockSupport.unpark(receiver.thread);
+            return true;
+        }
+        int outcome = await(mine, timed, nanos, true);
+        if (outcome == Waiter.CANCELLED) {
+            return false;
+        }
+        if (Waiter.closedOutcome(outcome)) {
+            throw sendOnClosed();
+        }
+        return true;
+    }
+
+    @SuppressWarnings("unchecked")
+    private T receive(boolean timed, long nanos) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        Object value;
+        Waiter sender;
+        Waiter mine;
+        lock.lock();
+        try {
+            if (count > 0) {
+                value = takeBuffered();
+                sender = refill();
+                mine = null;
+            } else {
+                sender = senders.claimFirst(null, false);
+                if (sender != null) {
+                    value = sender.item;
+                    mine = null;
+                } else if (closed || (timed && nanos <= 0L)) {
+                    return null;
+                } else {
+                    value = null;
+                    mine = new Waiter(this, null);
+                    receivers.add(mine);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (mine == null) {
+            if (sender != null) {
+                LockSupport.unpark(sender.thread);
+            }
+            return (T) value;
+        }
+        int outcome = await(mine, timed, nanos, false);
+        return outcome == Waiter.CANCELLED || Waiter.closedOutcome(outcome) ? null : (T) mine.item;
+    }
+
+    /** Waits until {@code w} is claimed and returns its outcome; CANCELLED if the time ran out first. */
+    private int await(Waiter w, boolean timed, long nanos, boolean send) throws InterruptedException {
+        int outcome = w.await(timed, nanos);
+        if (outcome < 0) {
+            dequeue(w, send);
+            if (outcome == Waiter.INTERRUPTED) {
+                throw new InterruptedException();
+            }
+        }
+        return outcome;
+    }
+
+    private void append(Object value) {
+        int tail = head + count;
+        buffer[tail < capacity ? tail : tail - capacity] = value;
+        COUNT.setOpaque(this, count + 1);
+    }
+
+    private Object takeBuffered() {
+        Object value = buffer[head];
+        buffer[head] = null;
+        head = head + 1 == capacity ? 0 : head + 1;
+        COUNT.setOpaque(this, count - 1);
+        return value;
+    }
+
+    /** After a buffered value was taken: moves the first claimable sender's value into the buffer. */
+    private Waiter refill() {
+        Waiter sender = senders.claimFirst(null, false);
+        if (sender != null) {
+            append(sender.item);
+        }
+        return sender;
+    }
+
+    private static ChanClosedException sendOnClosed() {
+        return new ChanClosedException("send on closed channel");
+    }
+}

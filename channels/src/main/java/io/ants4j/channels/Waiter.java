@@ -1,0 +1,139 @@
+package io.ants4j.channels;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A thread blocked on a channel: a send or a receive, alone or as one case of a select (Go's {@code sudog}).
+ * A select has one waiter per case, all led by the first one, whose {@code outcome} says which case won.
+ */
+final class Waiter {
+    /*
+     * The outcome word is the only thing two threads race for. It lives in the leader and moves once, by CAS, from
+     * WAITING to CANCELLED (the waiting thread gives up: interrupt, timeout) or to the chosen case (a counterpart
+     * or close() claims the waiter: chosen(index, closed)). Whoever wins the CAS owns the waiter's outcome; a
+     * counterpart that loses skips the waiter as Go's dequeue skips a sudog whose select already fired.
+     *
+     * A counterpart writes the value into the waiter's item BEFORE its CAS (a receive case's item is not read by
+     * anyone else, so a lost CAS leaves only garbage to clear), and reads a sender's item after its own CAS; the
+     * volatile outcome carries the item: the CAS happens-before the waiter's read of the outcome that sees it.
+     * prev, next and queued are guarded by the lock of the waiter's channel.
+     */
+    static final int WAITING = 0;
+    /** The outcome of a waiter that gave up; also what {@link #await} returns when its time ran out. */
+    static final int CANCELLED = -1;
+    /** What {@link #await} returns when an interrupt made the waiter give up (its outcome is CANCELLED). */
+    static final int INTERRUPTED = -2;
+    /** Spins of a waiter before it parks: a counterpart on another CPU often comes within them. */
+    private static final int SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 128 : 0;
+
+    private static final VarHandle OUTCOME;
+
+    static {
+        try {
+            OUTCOME = MethodHandles.lookup().findVarHandle(Waiter.class, "outcome", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The thread to wake. */
+    final Thread thread;
+    /** The waiter whose outcome decides for every case of the same select; this one for a plain send or receive. */
+    final Waiter leader;
+    /** The case's index in its select (0 alone). */
+    final int index;
+    /** The channel the waiter is queued on. */
+    final Chan<?> chan;
+    /** The value to send, or the value received. */
+    Object item;
+    /** In the leader only: WAITING, CANCELLED or chosen(index, closed). */
+    @SuppressWarnings("unused")
+    private volatile int outcome;
+    Waiter prev;
+    Waiter next;
+    boolean queued;
+
+    /** A plain send or receive. */
+    Waiter(Chan<?> chan, Object item) {
+        this.thread = Thread.currentThread();
+        this.leader = this;
+        this.index = 0;
+        this.chan = chan;
+        this.item = item;
+    }
+
+    /** A case of a select led by {@code leader} (null: this one leads). */
+    Waiter(Waiter leader, int index, Chan<?> chan, Object item) {
+        this.thread = Thread.currentThread();
+        this.leader = leader == null ? this : leader;
+        this.index = index;
+        this.chan = chan;
+        this.item = item;
+    }
+
+    static int chosen(int index, boolean closed) {
+        return ((index << 1) | (closed ? 1 : 0)) + 1;
+    }
+
+    static int chosenIndex(int outcome) {
+        return (outcome - 1) >>> 1;
+    }
+
+    static boolean closedOutcome(int outcome) {
+        return ((outcome - 1) & 1) != 0;
+    }
+
+    /** Claims this case for its select (or its plain operation): true if it won the outcome. */
+    boolean claim(boolean closed) {
+        return OUTCOME.compareAndSet(leader, WAITING, chosen(index, closed));
+    }
+
+    /** The waiting thread gives up: true if nobody claimed it first. */
+    boolean cancel() {
+        return OUTCOME.compareAndSet(leader, WAITING, CANCELLED);
+    }
+
+    /** The outcome, read by the waiting thread (with acquire semantics: it sees the item written before). */
+    int outcome() {
+        return (int) OUTCOME.getAcquire(leader);
+    }
+
+    /**
+     * Waits, as the leader's thread, until the outcome is decided, and returns it; or gives up, when interrupted or
+     * when {@code nanos} ran out (if {@code timed}), and returns INTERRUPTED or CANCELLED if that won the outcome,
+     * with the interrupt status clear. An interrupt that lost the outcome to a claim stays set: the claim stands.
+     */
+    int await(boolean timed, long nanos) {
+        int outcome;
+        for (int i = SPINS; i > 0; i--) {
+            if ((outcome = outcome()) != WAITING) {
+                return outcome;
+            }
+            Thread.onSpinWait();
+        }
+        long deadline = timed ? System.nanoTime() + nanos : 0L;
+        for (;;) {
+            if ((outcome = outcome()) != WAITING) {
+                return outcome;
+            }
+            boolean interrupted = Thread.interrupted();
+            long remaining = timed ? deadline - System.nanoTime() : 1L;
+            if (interrupted || remaining <= 0L) {
+                if (cancel()) {
+                    return interrupted ? INTERRUPTED : CANCELLED;
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                return outcome();
+            }
+            if (timed) {
+                LockSupport.parkNanos(chan, remaining);
+            } else {
+                LockSupport.park(chan);
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.ants4j.channels;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.concurrent.TimeUnit;
+
+/** Test fixtures: threads started for a test, and waits for them bounded in time. */
+final class Threads {
+    static final long TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(20);
+
+    private Threads() {
+    }
+
+    /** An action of a test thread, which may throw anything. */
+    interface Action {
+        void run() throws Exception;
+    }
+
+    /** Starts a platform thread running {@code action}; what it throws is kept in {@link Failing#failure}. */
+    static Failing start(Action action) {
+        Failing f = new Failing();
+        f.thread = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                action.run();
+            } catch (Throwable t) {
+                f.failure = t;
+            }
+        });
+        return f;
+    }
+
+    /** A thread of a test and what it threw. */
+    static final class Failing {
+        Thread thread;
+        volatile Throwable failure;
+
+        /** Joins the thread (bounded) and fails the test with what it threw. */
+        void join() throws InterruptedException {
+            thread.join(TimeUnit.NANOSECONDS.toMillis(TIMEOUT_NANOS));
+            assertFalse(thread.isAlive(), () -> thread + " still running: " + stack(thread));
+            if (failure != null) {
+                throw new AssertionError("the thread threw", failure);
+            }
+        }
+    }
+
+    /** Waits until {@code t} is parked or waiting (blocked in a channel operation), at most TIMEOUT. */
+    static void awaitBlocked(Thread t) {
+        long deadline = System.nanoTime() + TIMEOUT_NANOS;
+        for (;;) {
+            Thread.State s = t.getState();
+            if (s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING) {
+                return;
+            }
+            if (s == Thread.State.TERMINATED) {
+                fail(t + " ended instead of blocking");
+            }
+            if (System.nanoTime() - deadline > 0) {
+                fail(t + " did not block: " + stack(t));
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    static String stack(Thread t) {
+        StringBuilder b = new StringBuilder();
+        for (StackTraceElement e : t.getStackTrace()) {
+            b.append("\n\tat ").append(e);
+        }
+        return b.toString();
+    }
+}
