@@ -2,6 +2,8 @@ package io.ants4j.channels;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
@@ -87,6 +89,26 @@ public final class Chan<T> implements Iterable<T> {
     private volatile boolean closed;
     private final WaitQueue senders = new WaitQueue();
     private final WaitQueue receivers = new WaitQueue();
+
+    /**
+     * Returns a channel on which the current time is sent once {@code delay} has passed (Go's {@code time.After}); a
+     * zero or negative delay sends it at once. The channel holds the value until it is received, and is never
+     * closed.
+     *
+     * @param delay how long from now
+     * @return a channel of capacity 1 that will hold one value
+     * @throws NullPointerException if {@code delay} is null
+     */
+    public static Chan<Instant> after(Duration delay) {
+        long nanos = saturatedNanos(delay);
+        Chan<Instant> c = new Chan<>(1);
+        if (nanos <= 0L) {
+            c.offer(Instant.now());
+        } else {
+            Timers.SCHEDULER.schedule(() -> c.offer(Instant.now()), nanos, TimeUnit.NANOSECONDS);
+        }
+        return c;
+    }
 
     /** Creates an unbuffered channel: a send waits for its receiver. */
     public Chan() {
@@ -525,6 +547,15 @@ public final class Chan<T> implements Iterable<T> {
             append(sender.item);
         }
         return sender;
+    }
+
+    /** The duration in nanoseconds, or the nearest long if it has more (292 years). */
+    static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException overflow) {
+            return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
     }
 
     private static ChanClosedException sendOnClosed() {

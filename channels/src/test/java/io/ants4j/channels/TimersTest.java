@@ -1,0 +1,91 @@
+package io.ants4j.channels;
+
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** {@link Chan#after} and {@link Ticker}: Go's time.After and time.Ticker. */
+class TimersTest {
+    @Test
+    void afterAZeroOrNegativeDelayHoldsTheTimeAtOnce() {
+        assertNotNull(Chan.after(Duration.ZERO).poll());
+        assertNotNull(Chan.after(Duration.ofSeconds(-1)).poll());
+        assertThrows(NullPointerException.class, () -> Chan.after(null));
+    }
+
+    @Test
+    void afterSendsOnceTheDelayHasPassed() throws Exception {
+        long before = System.nanoTime();
+        Chan<Instant> c = Chan.after(Duration.ofMillis(50));
+        assertNotNull(c.poll(20, SECONDS));
+        assertTrue(System.nanoTime() - before >= MILLISECONDS.toNanos(50));
+        assertEquals(0, c.len());
+        assertFalse(c.isClosed());
+        assertNull(c.poll(20, MILLISECONDS), "after sent twice");
+    }
+
+    @Test
+    void afterOfAnEnormousDelayNeverSends() {
+        assertNull(Chan.after(Duration.ofSeconds(Long.MAX_VALUE)).poll());
+    }
+
+    @Test
+    void afterInASelectIsATimeout() throws Exception {
+        Chan<Integer> never = new Chan<>();
+        assertEquals(1, Select.select(never.onReceive(v -> { }), Chan.after(Duration.ofMillis(10)).onReceive(t -> { })));
+    }
+
+    @Test
+    void aTickerTicksUntilStoppedAndNotAfter() throws Exception {
+        Ticker ticker = new Ticker(Duration.ofMillis(5));
+        for (int i = 0; i < 3; i++) {
+            assertNotNull(ticker.chan().poll(20, SECONDS), "tick " + i);
+        }
+        ticker.stop();
+        ticker.chan().poll(); // a tick sent before the stop may be there
+        assertNull(ticker.chan().poll(50, MILLISECONDS), "a tick after stop");
+        ticker.stop();
+        assertFalse(ticker.chan().isClosed());
+    }
+
+    /** A tick that finds the channel full is dropped: an unread ticker holds up neither itself nor other timers. */
+    @Test
+    void aTickerDropsTicksForASlowReceiver() throws Exception {
+        try (Ticker unread = new Ticker(Duration.ofMillis(1)); Ticker read = new Ticker(Duration.ofMillis(1))) {
+            assertNotNull(unread.chan().poll(20, SECONDS));
+            assertNotNull(unread.chan().poll(20, SECONDS), "the ticker stopped after a tick found its channel full");
+            for (int i = 0; i < 20; i++) {
+                assertNotNull(read.chan().poll(20, SECONDS), "tick " + i + " of another ticker");
+            }
+            assertNotNull(Chan.after(Duration.ofMillis(1)).poll(20, SECONDS), "after, behind a full ticker");
+            assertEquals(1, unread.chan().len());
+        }
+    }
+
+    @Test
+    void aResetTickerTicksAtItsNewPeriod() throws Exception {
+        try (Ticker ticker = new Ticker(Duration.ofDays(1))) {
+            ticker.reset(Duration.ofMillis(5));
+            assertNotNull(ticker.chan().poll(20, SECONDS));
+        }
+    }
+
+    @Test
+    void aTickerRefusesANonPositivePeriod() {
+        assertThrows(IllegalArgumentException.class, () -> new Ticker(Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> new Ticker(Duration.ofMillis(-1)));
+        assertThrows(NullPointerException.class, () -> new Ticker(null));
+        try (Ticker ticker = new Ticker(Duration.ofDays(1))) {
+            assertThrows(IllegalArgumentException.class, () -> ticker.reset(Duration.ZERO));
+        }
+    }
+}
