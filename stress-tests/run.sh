@@ -30,9 +30,9 @@ mode="$1"
 shift
 
 # Every ants4j test; the broken sample lives in io.ants4j.stress.broken and is never part of it.
-all='^io\.ants4j\.stress\.(primitives|pool)\.'
+all='^io\.ants4j\.stress\.(primitives|pool|channels)\.'
 # Representative subset for CI: one test per claim family of each primitive and of the pool.
-quick='^io\.ants4j\.stress\.(primitives\.(SpinLockMutex2Test|WaitGroupDoneAwaitVisibilityTest|TaskGroupFirstFailureRaceTest|OnceRunTest|SingleFlightOneExecutionTest|SingleFlightSubmitJoinRacingCompletionTest|CondNoLostWakeupTest|CondSignalOneTest|WeightedSemaphoreFifoTest|WeightedSemaphoreInterruptRacingGrantTest|MutexExclusion2Test|MutexInterruptedWaiterRaceTest|RWMutexExclusionTest)|pool\.(PoolExecuteVisibilityTest|MultiPoolReleaseRacingRebootTest|PoolRebootRacingPurgeTest|PoolReleaseRacingExecuteTest))$'
+quick='^io\.ants4j\.stress\.(primitives\.(SpinLockMutex2Test|WaitGroupDoneAwaitVisibilityTest|TaskGroupFirstFailureRaceTest|OnceRunTest|SingleFlightOneExecutionTest|SingleFlightSubmitJoinRacingCompletionTest|CondNoLostWakeupTest|CondSignalOneTest|WeightedSemaphoreFifoTest|WeightedSemaphoreInterruptRacingGrantTest|MutexExclusion2Test|MutexInterruptedWaiterRaceTest|RWMutexExclusionTest)|pool\.(PoolExecuteVisibilityTest|MultiPoolReleaseRacingRebootTest|PoolRebootRacingPurgeTest|PoolReleaseRacingExecuteTest)|channels\.(ChanSendReceiveVisibilityTest|ChanCloseRacingSendTest|ChanInterruptRacingHandOffTest|SelectExactlyOneTest))$'
 
 # quick also drops jcstress's split per-actor compilation matrix (-sc false: 4 VM configurations
 # per test instead of about 12), so the subset keeps CI well under its 20 minutes; full keeps the whole matrix.
