@@ -1,0 +1,278 @@
+package io.ants4j.systematic;
+
+import static io.ants4j.systematic.FrayThreads.join;
+import static io.ants4j.systematic.FrayThreads.start;
+import static io.ants4j.systematic.FrayThreads.untilParked;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.channels.Chan;
+import io.ants4j.channels.ChanClosedException;
+import io.ants4j.channels.Select;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.core.command.SystemTimeDelegateType;
+import org.pastalab.fray.core.scheduler.RandomScheduler;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.FrayTest;
+
+/** The blocking contracts of {@link Chan} and {@link Select}, explored by Fray. */
+@ExtendWith(FrayTestExtension.class)
+class ChanFrayTest {
+    private static final int SENT = 1;
+    private static final int THREW = 2;
+
+    /**
+     * Values are never lost or duplicated, and each sender's values come out in its order: two senders of two values
+     * each and two receivers of two, on an unbuffered and on a buffered channel.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void everyValueIsReceivedOnceInItsSendersOrder() throws InterruptedException {
+        for (int cap : new int[] {0, 1}) {
+            Chan<Integer> c = new Chan<>(cap);
+            List<Integer> got = new CopyOnWriteArrayList<>();
+            Thread s1 = start("sender 1", () -> {
+                c.send(10);
+                c.send(11);
+            });
+            Thread s2 = start("sender 2", () -> {
+                c.send(20);
+                c.send(21);
+            });
+            Thread r1 = start("receiver 1", () -> {
+                int a = c.receive();
+                int b = c.receive();
+                assertFalse(a / 10 == b / 10 && a > b, "one sender's values out of order: " + a + ", " + b);
+                got.add(a);
+                got.add(b);
+            });
+            Thread r2 = start("receiver 2", () -> {
+                int a = c.receive();
+                int b = c.receive();
+                assertFalse(a / 10 == b / 10 && a > b, "one sender's values out of order: " + a + ", " + b);
+                got.add(a);
+                got.add(b);
+            });
+            join(s1, s2, r1, r2);
+            assertEquals(List.of(10, 11, 20, 21), got.stream().sorted().toList(), "cap " + cap);
+            assertNull(c.poll());
+        }
+    }
+
+    /** A buffered channel keeps the order of completed sends across a blocked sender refilled by a receive. */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aBufferedChannelKeepsTheOrderOfItsSends() throws InterruptedException {
+        Chan<Integer> c = new Chan<>(1);
+        Thread sender = start("sender", () -> {
+            for (int i = 1; i <= 3; i++) {
+                c.send(i);
+            }
+        });
+        Thread receiver = start("receiver", () -> {
+            for (int i = 1; i <= 3; i++) {
+                assertEquals(i, c.receive());
+            }
+        });
+        join(sender, receiver);
+    }
+
+    /**
+     * Close racing a blocked send and a poll: the value is received and the send returns, or the send throws and
+     * nothing is received; a receiver blocked at the close returns null.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void closeRacingABlockedSendLosesNothing() throws InterruptedException {
+        Chan<Integer> c = new Chan<>();
+        AtomicInteger sent = new AtomicInteger();
+        AtomicReference<Integer> polled = new AtomicReference<>();
+        Thread sender = start("sender", () -> {
+            try {
+                c.send(1);
+                sent.set(SENT);
+            } catch (ChanClosedException e) {
+                sent.set(THREW);
+            }
+        });
+        untilParked(sender);
+        Thread closer = start("closer", c::close);
+        Thread poller = start("poller", () -> polled.set(c.poll()));
+        join(sender, closer, poller);
+        if (sent.get() == SENT) {
+            assertEquals(1, polled.get(), "the send returned but its value was not received");
+        } else {
+            assertEquals(THREW, sent.get());
+            assertNull(polled.get(), "the send threw but its value was received");
+        }
+        assertNull(c.poll());
+    }
+
+    /**
+     * A receiver interrupted as a value is handed to it: the value goes to it (it returns it, the interrupt status
+     * set) or to the next receiver; the offer always finds one of them.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aValueRacingAnInterruptedReceiverGoesToTheNext() throws InterruptedException {
+        Chan<Integer> c = new Chan<>();
+        AtomicReference<Object> first = new AtomicReference<>();
+        AtomicReference<Object> second = new AtomicReference<>();
+        AtomicBoolean interruptSent = new AtomicBoolean();
+        Thread r1 = start("first", () -> {
+            try {
+                first.set(c.receive());
+                FrayThreads.until("the interrupt is sent", interruptSent::get);
+                assertTrue(Thread.interrupted(), "the interrupt that lost to the hand-off was not kept");
+            } catch (InterruptedException e) {
+                first.set(e);
+            }
+        });
+        untilParked(r1);
+        Thread r2 = start("second", () -> second.set(c.receive()));
+        untilParked(r2);
+        Thread interrupter = start("interrupter", () -> {
+            r1.interrupt();
+            interruptSent.set(true);
+        });
+        AtomicReference<Boolean> offered = new AtomicReference<>();
+        Thread sender = start("sender", () -> offered.set(c.offer(7)));
+        join(interrupter, sender, r1);
+        assertTrue(offered.get(), "the offer found no receiver");
+        if (first.get() instanceof InterruptedException) {
+            join(r2);
+            assertEquals(7, second.get());
+        } else {
+            assertEquals(7, first.get());
+            c.close();
+            join(r2);
+            assertNull(second.get());
+        }
+    }
+
+    /** A sender interrupted as a receiver takes its value: the send returns (delivered) or throws (not delivered). */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptedSenderDeliversOrNot() throws InterruptedException {
+        Chan<Integer> c = new Chan<>();
+        AtomicInteger sent = new AtomicInteger();
+        Thread sender = start("sender", () -> {
+            try {
+                c.send(1);
+                sent.set(SENT);
+            } catch (InterruptedException e) {
+                sent.set(THREW);
+            }
+        });
+        untilParked(sender);
+        AtomicReference<Integer> polled = new AtomicReference<>();
+        Thread interrupter = start("interrupter", sender::interrupt);
+        Thread poller = start("poller", () -> polled.set(c.poll()));
+        join(sender, interrupter, poller);
+        assertEquals(sent.get() == SENT ? Integer.valueOf(1) : null, polled.get(), "sent = " + sent.get());
+    }
+
+    /** A timed receive racing its deadline and an offer: the offer succeeds only if the receive got the value. */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedReceiveRacingItsDeadlineLosesNoValue() throws InterruptedException {
+        Chan<Integer> c = new Chan<>();
+        AtomicReference<Integer> got = new AtomicReference<>();
+        AtomicReference<Boolean> offered = new AtomicReference<>();
+        Thread receiver = start("receiver", () -> got.set(c.poll(1, TimeUnit.MILLISECONDS)));
+        Thread sender = start("sender", () -> offered.set(c.offer(3)));
+        join(receiver, sender);
+        assertEquals(offered.get() ? Integer.valueOf(3) : null, got.get());
+        assertNull(c.poll());
+    }
+
+    /** A blocked select is completed by exactly one of two racing offers, and takes that one's value. */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aBlockedSelectTakesExactlyOneOffer() throws InterruptedException {
+        Chan<Integer> a = new Chan<>();
+        Chan<Integer> b = new Chan<>();
+        AtomicReference<Integer> got = new AtomicReference<>();
+        AtomicInteger chosen = new AtomicInteger(-1);
+        Thread selector = start("selector", () -> chosen.set(Select.select(a.onReceive(got::set), b.onReceive(got::set))));
+        untilParked(selector);
+        AtomicReference<Boolean> toA = new AtomicReference<>();
+        AtomicReference<Boolean> toB = new AtomicReference<>();
+        Thread sa = start("offer a", () -> toA.set(a.offer(1)));
+        Thread sb = start("offer b", () -> toB.set(b.offer(2)));
+        join(selector, sa, sb);
+        assertTrue(toA.get() ^ toB.get(), "offers that succeeded: a " + toA.get() + ", b " + toB.get());
+        assertEquals(toA.get() ? 0 : 1, chosen.get());
+        assertEquals(toA.get() ? 1 : 2, got.get());
+        assertFalse(a.offer(9) || b.offer(9), "the select left a waiter behind");
+    }
+
+    /**
+     * A select interrupted as a counterpart comes: it is interrupted having done nothing, or it completed exactly the
+     * case the counterpart did; no waiter of it is left behind either way.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptedSelectDoesOneCaseOrNone() throws InterruptedException {
+        Chan<Integer> a = new Chan<>();
+        Chan<Integer> b = new Chan<>();
+        AtomicInteger chosen = new AtomicInteger(-1);
+        Thread selector = start("selector", () -> {
+            try {
+                chosen.set(Select.select(a.onReceive(v -> { }), b.onSend(5, () -> { })));
+            } catch (InterruptedException e) {
+                chosen.set(-2);
+            }
+        });
+        untilParked(selector);
+        Thread interrupter = start("interrupter", selector::interrupt);
+        AtomicReference<Boolean> offered = new AtomicReference<>();
+        AtomicReference<Integer> polled = new AtomicReference<>();
+        Thread counterA = start("offer a", () -> offered.set(a.offer(1)));
+        Thread counterB = start("poll b", () -> polled.set(b.poll()));
+        join(selector, interrupter, counterA, counterB);
+        int done = (offered.get() ? 1 : 0) + (polled.get() != null ? 1 : 0);
+        if (chosen.get() == -2) {
+            assertEquals(0, done, "the interrupted select did a case");
+        } else {
+            assertEquals(1, done, "the select chose " + chosen.get() + "; counterparts done: " + done);
+            assertEquals(offered.get() ? 0 : 1, chosen.get());
+        }
+        assertFalse(a.offer(9), "a receiver left on a");
+        assertNull(b.poll(), "a sender left on b");
+    }
+
+    /** Close wakes every blocked receiver and select receive case with null, and every blocked sender throws. */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void closeWakesEveryWaiter() throws InterruptedException {
+        Chan<Integer> c = new Chan<>();
+        Chan<Integer> other = new Chan<>();
+        AtomicReference<Object> plain = new AtomicReference<>("unset");
+        AtomicReference<Object> selected = new AtomicReference<>("unset");
+        Thread receiver = start("receiver", () -> plain.set(c.receive()));
+        Thread selector = start("selector", () -> Select.select(other.onReceive(v -> { }), c.onReceive(selected::set)));
+        Thread closer = start("closer", c::close);
+        join(receiver, selector, closer);
+        assertNull(plain.get());
+        assertNull(selected.get());
+        assertFalse(other.offer(1), "the select left a receiver on the other channel");
+    }
+}
