@@ -188,4 +188,50 @@ class ExamplesTest {
         assertEquals(Set.of("1 sec later", "2 sec later"), Set.copyOf(printed.subList(0, 2)));
         assertEquals("exit", printed.get(2));
     }
+
+    @Test
+    void theSimplePoolRunsEveryTaskAddedAndSurvivesAThrowingOne() throws Exception {
+        SimplePool pool = new SimplePool(4);
+        AtomicInteger done = new AtomicInteger();
+        pool.add(() -> {
+            throw new IllegalStateException("a failing task");
+        });
+        for (int i = 0; i < 100; i++) {
+            pool.add(done::incrementAndGet);
+        }
+        pool.run();
+        assertEquals(100, done.get());
+    }
+
+    @Test
+    void thePipelineSumsTheSquaresThroughThreeWorkers() {
+        List<Integer> numbers = IntStream.rangeClosed(1, 100).boxed().toList();
+        assertEquals(338_350, Pipeline.sumOfSquares(numbers));
+    }
+
+    @Test
+    void streamingResultsGivesEveryResultAsItCompletesThenEnds() {
+        CountDownLatch slowMayFinish = new CountDownLatch(1);
+        List<String> seen = new ArrayList<>();
+        for (String result : StreamingResults.results(List.of("slow", "fast"), input -> {
+            if (input.equals("slow")) {
+                try {
+                    assertTrue(slowMayFinish.await(20, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }
+            return input;
+        })) {
+            seen.add(result);
+            slowMayFinish.countDown(); // the fast result came while the slow job still ran
+        }
+        assertEquals(List.of("fast", "slow"), seen);
+    }
+
+    @Test
+    void oneCloseOfTheDoneChannelStopsEveryWorker() throws Exception {
+        long total = Cancellation.feedFor(Duration.ofMillis(20));
+        assertTrue(total > 0, "no job was taken");
+    }
 }
