@@ -41,6 +41,9 @@ import java.util.function.Consumer;
  * <p>The channel is {@link Iterable}: {@code for (T v : ch)} is Go's {@code for v := range ch}, a receive per value
  * until the channel is closed and drained.
  *
+ * <p>Failures: a waiter that the JDK cannot unpark (a virtual thread whose scheduler refuses it; on JDK 21 an
+ * {@code OutOfMemoryError}) is lost alone: the send, receive or close that chose it is done and returns normally.
+ *
  * <p>Memory consistency effects: actions of a thread before it sends a value happen-before the actions after the
  * receive that takes that value; a {@code close()} happens-before a receive that returns {@code null} for it.
  *
@@ -63,7 +66,9 @@ public final class Chan<T> implements Iterable<T> {
      * unparked after the unlock. A waiter that gives up wins or loses the CAS of its outcome: if it wins, it
      * leaves with nothing and removes its node under the lock; if it loses, the operation happened.
      *
-     * close() claims every waiter with the closed outcome, under the lock, and wakes it there (close is rare).
+     * close() claims every waiter with the closed outcome under the lock, chaining them, and wakes them after the
+     * unlock. A waiter whose park throws gives up as an interrupted one does (if it still can); a claimed waiter the
+     * JDK cannot unpark is lost alone (Waiter.wake): the operation that claimed it is done and does not throw.
      * A waiter is allocated under the lock before anything changes, so an OutOfMemoryError leaves the channel as it
      * was. count and closed are read without the lock by len() and isClosed() (Go's len is as racy).
      */
@@ -169,7 +174,7 @@ public final class Chan<T> implements Iterable<T> {
         } finally {
             lock.unlock();
         }
-        LockSupport.unpark(receiver.thread);
+        receiver.wake();
         return true;
     }
 
@@ -226,7 +231,7 @@ public final class Chan<T> implements Iterable<T> {
             lock.unlock();
         }
         if (sender != null) {
-            LockSupport.unpark(sender.thread);
+            sender.wake();
         }
         return (T) value;
     }
@@ -253,6 +258,7 @@ public final class Chan<T> implements Iterable<T> {
      * @throws ChanClosedException if the channel was already closed
      */
     public void close() {
+        Waiter woken = null;
         lock.lock();
         try {
             if (closed) {
@@ -260,13 +266,20 @@ public final class Chan<T> implements Iterable<T> {
             }
             closed = true;
             for (Waiter w; (w = receivers.claimFirst(null, true)) != null; ) {
-                LockSupport.unpark(w.thread);
+                w.closedNext = woken;
+                woken = w;
             }
             for (Waiter w; (w = senders.claimFirst(null, true)) != null; ) {
-                LockSupport.unpark(w.thread);
+                w.closedNext = woken;
+                woken = w;
             }
         } finally {
             lock.unlock();
+        }
+        while (woken != null) {
+            Waiter next = woken.closedNext;
+            woken.wake();
+            woken = next;
         }
     }
 
@@ -461,7 +474,7 @@ public final class Chan<T> implements Iterable<T> {
             lock.unlock();
         }
         if (receiver != null) {
-            LockSupport.unpark(receiver.thread);
+            receiver.wake();
             return true;
         }
         int outcome = await(mine, timed, nanos, true);
@@ -506,7 +519,7 @@ public final class Chan<T> implements Iterable<T> {
         }
         if (mine == null) {
             if (sender != null) {
-                LockSupport.unpark(sender.thread);
+                sender.wake();
             }
             return (T) value;
         }
@@ -516,7 +529,13 @@ public final class Chan<T> implements Iterable<T> {
 
     /** Waits until {@code w} is claimed and returns its outcome; CANCELLED if the time ran out first. */
     private int await(Waiter w, boolean timed, long nanos, boolean send) throws InterruptedException {
-        int outcome = w.await(timed, nanos);
+        int outcome;
+        try {
+            outcome = w.await(timed, nanos);
+        } catch (RuntimeException | Error e) { // its park threw, and it gave up
+            dequeue(w, send);
+            throw e;
+        }
         if (outcome < 0) {
             dequeue(w, send);
             if (outcome == Waiter.INTERRUPTED) {

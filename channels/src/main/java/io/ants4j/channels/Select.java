@@ -181,7 +181,7 @@ public final class Select {
             return otherwise;
         }
         if (wake instanceof Waiter w) {
-            LockSupport.unpark(w.thread);
+            w.wake();
         }
         perform(cases[chosen], received[0]);
         return chosen;
@@ -206,7 +206,13 @@ public final class Select {
 
     /** Waits, unlocked, until a case of the queued waiters is chosen, removes the others and performs it. */
     private static int awaitCases(Case[] cases, int[] at, Waiter[] waiters) throws InterruptedException {
-        int outcome = waiters[0].await(false, 0L);
+        int outcome;
+        try {
+            outcome = waiters[0].await(false, 0L);
+        } catch (RuntimeException | Error e) { // its park threw, and it gave up
+            removeWaiters(cases, at, waiters, -1);
+            throw e;
+        }
         if (outcome < 0) {
             removeWaiters(cases, at, waiters, -1);
             throw new InterruptedException();

@@ -54,6 +54,8 @@ final class Waiter {
     Waiter prev;
     Waiter next;
     boolean queued;
+    /** The next of the waiters a close() claimed, woken after its unlock. */
+    Waiter closedNext;
 
     /** A plain send or receive. */
     Waiter(Chan<?> chan, Object item) {
@@ -129,11 +131,31 @@ final class Waiter {
                 }
                 return outcome();
             }
-            if (timed) {
-                LockSupport.parkNanos(chan, remaining);
-            } else {
-                LockSupport.park(chan);
+            try {
+                if (timed) {
+                    LockSupport.parkNanos(chan, remaining);
+                } else {
+                    LockSupport.park(chan);
+                }
+            } catch (RuntimeException | Error e) { // e.g. no memory to park a virtual thread
+                if (cancel()) {
+                    throw e; // nothing was done: the caller removes the waiter
+                }
+                return outcome(); // the operation was done: it stands
             }
+        }
+    }
+
+    /**
+     * Unparks the waiter's thread after it was claimed. A thread the JDK cannot unpark (a virtual thread whose
+     * scheduler refuses it; on JDK 21 an OutOfMemoryError) is lost alone: the operation that claimed it is done, and
+     * its caller is not told (it would have to say it failed when it did not).
+     */
+    void wake() {
+        try {
+            LockSupport.unpark(thread);
+        } catch (RuntimeException | Error lost) {
+            // the waiter keeps its outcome, for when its thread runs again, if it ever does
         }
     }
 }
