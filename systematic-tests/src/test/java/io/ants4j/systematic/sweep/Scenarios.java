@@ -14,6 +14,7 @@ final class Scenarios {
         List<Scenario<?>> l = new ArrayList<>(PrimitiveScenarios.all());
         l.addAll(InterruptedEntryScenarios.all());
         l.addAll(SingleFlightScenarios.all());
+        l.addAll(ChannelScenarios.all());
         l.addAll(PoolScenarios.all());
         return l;
     }

@@ -1,0 +1,100 @@
+package io.ants4j.systematic.sweep;
+
+import static io.ants4j.systematic.sweep.Probe.check;
+import static io.ants4j.systematic.sweep.Probe.noneOrOutOfMemory;
+
+import io.ants4j.channels.Chan;
+import io.ants4j.channels.Select;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The sweep's channel scenarios: a receive, a send and a select that must wait (each allocates its waiters before it
+ * queues them), a counterpart coming once the operation parks, and a close with a receiver waiting. After each: a
+ * value was received exactly when a counterpart's offer succeeded, no waiter of a failed operation is left queued
+ * (an offer or poll then finds nobody), and the channel still works.
+ */
+final class ChannelScenarios {
+    private ChannelScenarios() {
+    }
+
+    /** A channel and what the counterpart did. */
+    static final class ChanState {
+        final Chan<Integer> chan = new Chan<>();
+        final Chan<Integer> other = new Chan<>();
+        final AtomicReference<Object> got = new AtomicReference<>();
+        final AtomicReference<Boolean> counterpartDone = new AtomicReference<>();
+        final java.util.function.Consumer<Integer> keep = got::set;
+        Probe.Helper counterpart;
+
+        ChanState with(Probe.Helper helper) {
+            counterpart = helper;
+            return this;
+        }
+    }
+
+    static List<Scenario<?>> all() {
+        return List.of(
+                Scenario.of("Chan.receive (waits; a sender offers once it parks)", () -> {
+                    ChanState s = new ChanState();
+                    return s.with(Probe.onlyIfOperationParks("sender", () -> s.counterpartDone.set(s.chan.offer(1))));
+                }, s -> s.got.set(s.chan.receive()), (s, thrown) -> {
+                    noneOrOutOfMemory(thrown);
+                    s.counterpart.join();
+                    check(thrown == null ? Integer.valueOf(1).equals(s.got.get()) && s.counterpartDone.get()
+                            : s.counterpartDone.get() == null, "received " + s.got + ", offered " + s.counterpartDone);
+                    check(!s.chan.offer(2), "a receiver was left queued");
+                    chanWorks(s.chan);
+                }).failingAnAllocation(),
+                Scenario.of("Chan.send (waits; a receiver polls once it parks)", () -> {
+                    ChanState s = new ChanState();
+                    return s.with(Probe.onlyIfOperationParks("receiver", () -> s.got.set(s.chan.poll())));
+                }, s -> s.chan.send(1), (s, thrown) -> {
+                    noneOrOutOfMemory(thrown);
+                    s.counterpart.join();
+                    check(thrown == null ? Integer.valueOf(1).equals(s.got.get()) : s.got.get() == null,
+                            "the send threw " + thrown + "; the receiver got " + s.got);
+                    check(s.chan.poll() == null, "a sender was left queued");
+                    chanWorks(s.chan);
+                }).failingAnAllocation(),
+                Scenario.of("Select.select (waits on two channels; a sender offers once it parks)", () -> {
+                            ChanState s = new ChanState();
+                            return s.with(Probe.onlyIfOperationParks("sender",
+                                    () -> s.counterpartDone.set(s.other.offer(7))));
+                        }, s -> Select.select(s.chan.onReceive(s.keep), s.other.onReceive(s.keep)), (s, thrown) -> {
+                            noneOrOutOfMemory(thrown);
+                            s.counterpart.join();
+                            check(thrown == null ? Integer.valueOf(7).equals(s.got.get()) && s.counterpartDone.get()
+                                    : s.counterpartDone.get() == null, "got " + s.got + ", offered " + s.counterpartDone);
+                            check(!s.chan.offer(2) && !s.other.offer(2), "a select waiter was left queued");
+                            chanWorks(s.chan);
+                            chanWorks(s.other);
+                        }).failingAnAllocation(),
+                Scenario.of("Chan.close (a receiver waiting)", () -> {
+                    ChanState s = new ChanState();
+                    s.got.set("unset");
+                    s.with(Probe.start("receiver", () -> s.got.set(s.chan.receive())));
+                    Probe.until("the receiver waits", () -> s.counterpart.thread().getState() == Thread.State.WAITING);
+                    return s;
+                }, s -> s.chan.close(), (s, thrown) -> {
+                    noneOrOutOfMemory(thrown);
+                    if (thrown == null) {
+                        s.counterpart.join();
+                        check(s.got.get() == null, "the receiver got " + s.got + " from a closed channel");
+                    } else {
+                        s.chan.close();
+                        s.counterpart.join();
+                    }
+                }));
+    }
+
+    /** A rendezvous through {@code c}: a thread receives what this one sends. */
+    private static void chanWorks(Chan<Integer> c) throws Exception {
+        AtomicReference<Integer> got = new AtomicReference<>();
+        Probe.Helper receiver = Probe.start("rendezvous", () -> got.set(c.poll(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)));
+        check(c.offer(5, Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), "no rendezvous through " + c);
+        receiver.join();
+        check(Integer.valueOf(5).equals(got.get()), "the rendezvous gave " + got);
+    }
+}
