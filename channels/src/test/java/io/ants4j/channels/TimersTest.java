@@ -88,4 +88,42 @@ class TimersTest {
             assertThrows(IllegalArgumentException.class, () -> ticker.reset(Duration.ZERO));
         }
     }
+
+    /**
+     * Ticker.stop: "no tick is sent after this method returns", even by a tick whose task was already running: a
+     * stop queued on the ticker's lock before a firing tick gets it first; the tick, let in after the stop returned,
+     * sends nothing. (A run in which the tick queued first proves nothing and is made again.)
+     */
+    @Test
+    void aTickRunningAsTheTickerStopsSendsNothingAfterTheStopReturns() throws Exception {
+        for (int attempt = 0; ; attempt++) {
+            assertTrue(attempt < 20, "the tick always came before the stop");
+            Ticker ticker = new Ticker(Duration.ofMillis(100));
+            Thread stopper;
+            ticker.lock.lock();
+            try {
+                stopper = Thread.ofPlatform().start(ticker::stop);
+                spinUntil(() -> ticker.lock.hasQueuedThread(stopper), "the stopper queues");
+                if (ticker.lock.getQueueLength() != 1) {
+                    continue; // the tick queued first (its 100 ms passed): it may send before the stop
+                }
+                spinUntil(() -> ticker.lock.getQueueLength() == 2, "the tick queues behind the stopper");
+            } finally {
+                ticker.lock.unlock();
+            }
+            stopper.join(20_000);
+            assertFalse(stopper.isAlive());
+            spinUntil(() -> !ticker.lock.hasQueuedThreads() && !ticker.lock.isLocked(), "the tick has its turn");
+            assertNull(ticker.chan().poll(), "a tick was sent after stop returned");
+            return;
+        }
+    }
+
+    private static void spinUntil(java.util.function.BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + Threads.TIMEOUT_NANOS;
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() - deadline < 0, "timed out waiting until " + what);
+            Thread.onSpinWait();
+        }
+    }
 }
