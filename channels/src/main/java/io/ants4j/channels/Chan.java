@@ -72,6 +72,8 @@ public final class Chan<T> implements Iterable<T> {
      * A waiter is allocated under the lock before anything changes, so an OutOfMemoryError leaves the channel as it
      * was. count and closed are read without the lock by len() and isClosed() (Go's len is as racy).
      */
+    /** What takeLocked returns when no value is ready (values are never null; null means closed and drained). */
+    static final Object NOT_READY = new Object();
     private static final AtomicLong IDS = new AtomicLong();
     private static final VarHandle COUNT;
 
@@ -94,6 +96,8 @@ public final class Chan<T> implements Iterable<T> {
     private volatile boolean closed;
     private final WaitQueue senders = new WaitQueue();
     private final WaitQueue receivers = new WaitQueue();
+    /** A sender claimed by takeLocked, handed to its caller under the lock (claimedLocked). */
+    private Waiter claimed;
 
     /**
      * Returns a channel on which the current time is sent once {@code delay} has passed (Go's {@code time.After}); a
@@ -157,25 +161,20 @@ public final class Chan<T> implements Iterable<T> {
      */
     public boolean offer(T value) {
         Objects.requireNonNull(value, "value");
-        Waiter receiver;
+        Object sent;
         lock.lock();
         try {
             if (closed) {
                 throw sendOnClosed();
             }
-            receiver = receivers.claimFirst(value, false);
-            if (receiver == null) {
-                if (count == capacity) {
-                    return false;
-                }
-                append(value);
-                return true;
-            }
+            sent = trySendLocked(value);
         } finally {
             lock.unlock();
         }
-        receiver.wake();
-        return true;
+        if (sent instanceof Waiter receiver) {
+            receiver.wake();
+        }
+        return sent != null;
     }
 
     /**
@@ -217,23 +216,15 @@ public final class Chan<T> implements Iterable<T> {
         Waiter sender;
         lock.lock();
         try {
-            if (count > 0) {
-                value = takeBuffered();
-                sender = refill();
-            } else {
-                sender = senders.claimFirst(null, false);
-                if (sender == null) {
-                    return null;
-                }
-                value = sender.item;
-            }
+            value = takeLocked();
+            sender = claimedLocked();
         } finally {
             lock.unlock();
         }
         if (sender != null) {
             sender.wake();
         }
-        return (T) value;
+        return value == NOT_READY ? null : (T) value;
     }
 
     /**
@@ -409,25 +400,33 @@ public final class Chan<T> implements Iterable<T> {
     }
 
     /**
-     * Receives if it can without waiting; {@code received[0]} is the value (null: closed and drained). Returns the
-     * sender to unpark, {@code this} if none, or null if nothing was ready.
+     * Takes a value if one is ready: buffered (a waiting sender's value then moves in behind the others) or a waiting
+     * sender's. Returns it, null if the channel is closed and drained, or NOT_READY. The sender it claimed, to be
+     * woken after the unlock, is left for {@link #claimedLocked}.
      */
-    Object tryReceiveLocked(Object[] received) {
+    Object takeLocked() {
         if (count > 0) {
-            received[0] = takeBuffered();
-            Waiter sender = refill();
-            return sender != null ? sender : this;
+            Object value = takeBuffered();
+            Waiter sender = senders.claimFirst(null, false);
+            if (sender != null) {
+                append(sender.item);
+                claimed = sender;
+            }
+            return value;
         }
         Waiter sender = senders.claimFirst(null, false);
         if (sender != null) {
-            received[0] = sender.item;
-            return sender;
+            claimed = sender;
+            return sender.item;
         }
-        if (closed) {
-            received[0] = null;
-            return this;
-        }
-        return null;
+        return closed ? null : NOT_READY;
+    }
+
+    /** The sender the last {@link #takeLocked} claimed, if any, taken out: the caller wakes it after the unlock. */
+    Waiter claimedLocked() {
+        Waiter sender = claimed;
+        claimed = null;
+        return sender;
     }
 
     void enqueueLocked(Waiter w, boolean send) {
@@ -451,31 +450,26 @@ public final class Chan<T> implements Iterable<T> {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        Waiter receiver;
+        Object sent;
         Waiter mine = null;
         lock.lock();
         try {
             if (closed) {
                 throw sendOnClosed();
             }
-            receiver = receivers.claimFirst(value, false);
-            if (receiver == null) {
-                if (count < capacity) {
-                    append(value);
-                    return true;
-                }
-                if (timed && nanos <= 0L) {
-                    return false;
-                }
+            sent = trySendLocked(value);
+            if (sent == null && !(timed && nanos <= 0L)) {
                 mine = new Waiter(this, value);
                 senders.add(mine);
             }
         } finally {
             lock.unlock();
         }
-        if (receiver != null) {
+        if (sent instanceof Waiter receiver) {
             receiver.wake();
-            return true;
+        }
+        if (mine == null) {
+            return sent != null;
         }
         int outcome = await(mine, timed, nanos, true);
         if (outcome == Waiter.CANCELLED) {
@@ -494,34 +488,23 @@ public final class Chan<T> implements Iterable<T> {
         }
         Object value;
         Waiter sender;
-        Waiter mine;
+        Waiter mine = null;
         lock.lock();
         try {
-            if (count > 0) {
-                value = takeBuffered();
-                sender = refill();
-                mine = null;
-            } else {
-                sender = senders.claimFirst(null, false);
-                if (sender != null) {
-                    value = sender.item;
-                    mine = null;
-                } else if (closed || (timed && nanos <= 0L)) {
-                    return null;
-                } else {
-                    value = null;
-                    mine = new Waiter(this, null);
-                    receivers.add(mine);
-                }
+            value = takeLocked();
+            sender = claimedLocked();
+            if (value == NOT_READY && !(timed && nanos <= 0L)) {
+                mine = new Waiter(this, null);
+                receivers.add(mine);
             }
         } finally {
             lock.unlock();
         }
+        if (sender != null) {
+            sender.wake();
+        }
         if (mine == null) {
-            if (sender != null) {
-                sender.wake();
-            }
-            return (T) value;
+            return value == NOT_READY ? null : (T) value;
         }
         int outcome = await(mine, timed, nanos, false);
         return outcome == Waiter.CANCELLED || Waiter.closedOutcome(outcome) ? null : (T) mine.item;
@@ -557,15 +540,6 @@ public final class Chan<T> implements Iterable<T> {
         head = head + 1 == capacity ? 0 : head + 1;
         COUNT.setOpaque(this, count - 1);
         return value;
-    }
-
-    /** After a buffered value was taken: moves the first claimable sender's value into the buffer. */
-    private Waiter refill() {
-        Waiter sender = senders.claimFirst(null, false);
-        if (sender != null) {
-            append(sender.item);
-        }
-        return sender;
     }
 
     /** The duration in nanoseconds, or the nearest long if it has more (292 years). */

@@ -144,12 +144,12 @@ public final class Select {
         }
         int[] at = new int[k]; // the channel cases' indices in cases, in a random order (Go's pollorder)
         Chan<?>[] chans = new Chan<?>[k]; // their channels, in lock order, each once
-        Object[] received = new Object[1];
         pollOrder(cases, at);
         int locks = lockOrder(cases, at, chans);
 
         int chosen = -1;
         Object wake = null;
+        Object received = null;
         Waiter[] waiters = null;
         lockAll(chans, locks);
         try {
@@ -160,11 +160,16 @@ public final class Select {
                         throw new ChanClosedException("send on closed channel");
                     }
                     wake = s.chan.trySendLocked(s.value);
+                    if (wake != null) {
+                        chosen = at[j];
+                    }
                 } else {
-                    wake = ((Receive<?>) c).chan.tryReceiveLocked(received);
-                }
-                if (wake != null) {
-                    chosen = at[j];
+                    Chan<?> chan = ((Receive<?>) c).chan;
+                    received = chan.takeLocked();
+                    if (received != Chan.NOT_READY) {
+                        wake = chan.claimedLocked();
+                        chosen = at[j];
+                    }
                 }
             }
             if (chosen < 0 && otherwise < 0) {
@@ -183,7 +188,7 @@ public final class Select {
         if (wake instanceof Waiter w) {
             w.wake();
         }
-        perform(cases[chosen], received[0]);
+        perform(cases[chosen], received);
         return chosen;
     }
 
