@@ -156,53 +156,77 @@ public class ChannelBenchmark {
         done.await();
     }
 
+    /** Two channels, each fed by a producer of its own, and a select of a receive from either. */
+    interface SelectOfTwo {
+        void sendFirst(Integer value) throws InterruptedException;
+
+        void sendSecond(Integer value) throws InterruptedException;
+
+        void select() throws InterruptedException;
+    }
+
+    SelectOfTwo selectOfTwoChannels() {
+        if ("ants4j".equals(impl)) {
+            Chan<Integer> c1 = new Chan<>(capacity);
+            Chan<Integer> c2 = new Chan<>(capacity);
+            return new SelectOfTwo() {
+                public void sendFirst(Integer value) throws InterruptedException {
+                    c1.send(value);
+                }
+
+                public void sendSecond(Integer value) throws InterruptedException {
+                    c2.send(value);
+                }
+
+                public void select() throws InterruptedException {
+                    Select.select(c1.onReceive(v -> { }), c2.onReceive(v -> { }));
+                }
+            };
+        }
+        if ("jox".equals(impl)) {
+            Channel<Integer> c1 = capacity == 0 ? Channel.newRendezvousChannel() : Channel.newBufferedChannel(capacity);
+            Channel<Integer> c2 = capacity == 0 ? Channel.newRendezvousChannel() : Channel.newBufferedChannel(capacity);
+            return new SelectOfTwo() {
+                public void sendFirst(Integer value) throws InterruptedException {
+                    c1.send(value);
+                }
+
+                public void sendSecond(Integer value) throws InterruptedException {
+                    c2.send(value);
+                }
+
+                public void select() throws InterruptedException {
+                    com.softwaremill.jox.Select.select(c1.receiveClause(), c2.receiveClause());
+                }
+            };
+        }
+        return null; // the JDK has no select
+    }
+
     /** A select of two receive cases, each channel fed by a producer of its own: time per value selected. */
     @Benchmark
     @OperationsPerInvocation(VALUES)
     public void selectOfTwo() throws InterruptedException {
-        Integer value = 63;
-        Thread p1;
-        Thread p2;
-        Thread selector;
-        if ("ants4j".equals(impl)) {
-            Chan<Integer> c1 = new Chan<>(capacity);
-            Chan<Integer> c2 = new Chan<>(capacity);
-            p1 = start(unchecked(() -> {
-                for (int i = 0; i < VALUES / 2; i++) {
-                    c1.send(value);
-                }
-            }));
-            p2 = start(unchecked(() -> {
-                for (int i = 0; i < VALUES / 2; i++) {
-                    c2.send(value);
-                }
-            }));
-            selector = start(unchecked(() -> {
-                for (int i = 0; i < VALUES; i++) {
-                    Select.select(c1.onReceive(v -> { }), c2.onReceive(v -> { }));
-                }
-            }));
-        } else if ("jox".equals(impl)) {
-            Channel<Integer> c1 = capacity == 0 ? Channel.newRendezvousChannel() : Channel.newBufferedChannel(capacity);
-            Channel<Integer> c2 = capacity == 0 ? Channel.newRendezvousChannel() : Channel.newBufferedChannel(capacity);
-            p1 = start(unchecked(() -> {
-                for (int i = 0; i < VALUES / 2; i++) {
-                    c1.send(value);
-                }
-            }));
-            p2 = start(unchecked(() -> {
-                for (int i = 0; i < VALUES / 2; i++) {
-                    c2.send(value);
-                }
-            }));
-            selector = start(unchecked(() -> {
-                for (int i = 0; i < VALUES; i++) {
-                    com.softwaremill.jox.Select.select(c1.receiveClause(), c2.receiveClause());
-                }
-            }));
-        } else {
-            return; // the JDK has no select
+        SelectOfTwo s = selectOfTwoChannels();
+        if (s == null) {
+            return;
         }
+        Integer value = 63;
+        Thread p1 = start(unchecked(() -> {
+            for (int i = 0; i < VALUES / 2; i++) {
+                s.sendFirst(value);
+            }
+        }));
+        Thread p2 = start(unchecked(() -> {
+            for (int i = 0; i < VALUES / 2; i++) {
+                s.sendSecond(value);
+            }
+        }));
+        Thread selector = start(unchecked(() -> {
+            for (int i = 0; i < VALUES; i++) {
+                s.select();
+            }
+        }));
         p1.join();
         p2.join();
         selector.join();
