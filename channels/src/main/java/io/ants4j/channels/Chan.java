@@ -102,7 +102,8 @@ public final class Chan<T> implements Iterable<T> {
     /**
      * Returns a channel on which the current time is sent once {@code delay} has passed (Go's {@code time.After}); a
      * zero or negative delay sends it at once. The channel holds the value until it is received, and is never
-     * closed.
+     * closed. A channel nobody refers to any more is collected with its timer, before its delay has passed or after
+     * (as in Go 1.23).
      *
      * @param delay how long from now
      * @return a channel of capacity 1 that will hold one value
@@ -114,7 +115,7 @@ public final class Chan<T> implements Iterable<T> {
         if (nanos <= 0L) {
             c.offer(Instant.now());
         } else {
-            Timers.SCHEDULER.schedule(() -> c.offer(Instant.now()), nanos, TimeUnit.NANOSECONDS);
+            Timers.after(c, nanos);
         }
         return c;
     }
@@ -447,9 +448,7 @@ public final class Chan<T> implements Iterable<T> {
 
     private boolean send(T value, boolean timed, long nanos) throws InterruptedException {
         Objects.requireNonNull(value, "value");
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
+        Interrupts.throwIfInterrupted();
         Object sent;
         Waiter mine = null;
         lock.lock();
@@ -483,9 +482,7 @@ public final class Chan<T> implements Iterable<T> {
 
     @SuppressWarnings("unchecked")
     private T receive(boolean timed, long nanos) throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
+        Interrupts.throwIfInterrupted();
         Object value;
         Waiter sender;
         Waiter mine = null;
@@ -522,7 +519,7 @@ public final class Chan<T> implements Iterable<T> {
         if (outcome < 0) {
             dequeue(w, send);
             if (outcome == Waiter.INTERRUPTED) {
-                throw new InterruptedException();
+                throw Interrupts.consumed();
             }
         }
         return outcome;

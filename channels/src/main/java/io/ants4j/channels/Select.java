@@ -132,8 +132,8 @@ public final class Select {
                 k++;
             }
         }
-        if (otherwise < 0 && Thread.interrupted()) {
-            throw new InterruptedException();
+        if (otherwise < 0) {
+            Interrupts.throwIfInterrupted();
         }
         if (k == 0) {
             if (otherwise >= 0) {
@@ -220,7 +220,7 @@ public final class Select {
         }
         if (outcome < 0) {
             removeWaiters(cases, at, waiters, -1);
-            throw new InterruptedException();
+            throw Interrupts.consumed();
         }
         int j = Waiter.chosenIndex(outcome);
         removeWaiters(cases, at, waiters, j);
@@ -307,9 +307,7 @@ public final class Select {
     private static int blockForever() throws InterruptedException {
         for (;;) {
             LockSupport.park(Select.class);
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
+            Interrupts.throwIfInterrupted();
         }
     }
 }

@@ -3,14 +3,13 @@ package io.ants4j.channels;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Go's {@code time.Ticker}: sends the current time on {@link #chan()} once per period, until stopped. A receiver that
- * falls behind misses ticks: the channel holds one, and a tick that finds it full is dropped, as in Go. Stopping the
- * ticker does not close the channel.
+ * falls behind misses ticks: the channel holds one, and a tick that finds it full is dropped, as in Go. Stopping or
+ * resetting the ticker takes a tick left in the channel out (as Go 1.23 does: no stale tick is received after
+ * {@code Stop} or {@code Reset} returns); it does not close the channel. A ticker nobody refers to any more (neither
+ * it nor its channel) is collected, stopped or not (as in Go 1.23).
  *
  * <pre>{@code
  * try (Ticker ticker = new Ticker(Duration.ofSeconds(1))) {
@@ -23,15 +22,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * }</pre>
  */
 public final class Ticker implements AutoCloseable {
-    /*
-     * Each schedule has a generation; a tick is sent only under the lock and only by the current generation, and
-     * stop or reset moves the generation under the lock: so no tick of an old schedule is sent once they return,
-     * even one whose task was already running when it was cancelled.
-     */
-    private final Chan<Instant> chan = new Chan<>(1);
-    final ReentrantLock lock = new ReentrantLock(); // package-private: TimersTest stalls a tick behind a stop
-    private long generation;
-    private ScheduledFuture<?> ticks;
+    /** The channel of the ticks; referred to weakly by the timer. */
+    final Chan<Instant> chan = new Chan<>(1);
+    /** The current timer; read and written under the timers' lock once constructed. */
+    Timers.Timer timer;
 
     /**
      * Starts a ticker whose first tick comes one period from now.
@@ -41,7 +35,7 @@ public final class Ticker implements AutoCloseable {
      * @throws NullPointerException if {@code period} is null
      */
     public Ticker(Duration period) {
-        ticks = schedule(period, 0L);
+        timer = Timers.tick(chan, positive(period));
     }
 
     /**
@@ -54,37 +48,23 @@ public final class Ticker implements AutoCloseable {
     }
 
     /**
-     * Stops the ticker: no tick is sent after this method returns (a tick already in the channel stays there). Stopping
-     * a stopped ticker does nothing.
+     * Stops the ticker: no tick is sent after this method returns, and a tick left in the channel is taken out.
+     * Stopping a stopped ticker does nothing.
      */
     public void stop() {
-        lock.lock();
-        try {
-            generation++;
-            ticks.cancel(false);
-        } finally {
-            lock.unlock();
-        }
+        Timers.stop(this);
     }
 
     /**
      * Stops the ticker and starts it again with a new period, the next tick one period from now (Go's
-     * {@code Reset}).
+     * {@code Reset}); a tick left in the channel is taken out.
      *
      * @param period the new time between ticks
      * @throws IllegalArgumentException if {@code period} is zero or negative
      * @throws NullPointerException if {@code period} is null
      */
     public void reset(Duration period) {
-        lock.lock();
-        try {
-            ScheduledFuture<?> next = schedule(period, generation + 1);
-            generation++;
-            ticks.cancel(false);
-            ticks = next;
-        } finally {
-            lock.unlock();
-        }
+        Timers.reset(this, positive(period));
     }
 
     /** Stops the ticker, as {@link #stop()}. */
@@ -93,22 +73,11 @@ public final class Ticker implements AutoCloseable {
         stop();
     }
 
-    private ScheduledFuture<?> schedule(Duration period, long generation) {
+    private static long positive(Duration period) {
         long nanos = Chan.saturatedNanos(Objects.requireNonNull(period, "period"));
         if (nanos <= 0) {
             throw new IllegalArgumentException("non-positive period for a Ticker: " + period);
         }
-        return Timers.SCHEDULER.scheduleAtFixedRate(() -> tick(generation), nanos, nanos, TimeUnit.NANOSECONDS);
-    }
-
-    private void tick(long of) {
-        lock.lock();
-        try {
-            if (of == generation) {
-                chan.offer(Instant.now());
-            }
-        } finally {
-            lock.unlock();
-        }
+        return nanos;
     }
 }

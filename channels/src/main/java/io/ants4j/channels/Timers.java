@@ -1,22 +1,286 @@
 package io.ants4j.channels;
 
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
-/** The one daemon thread that sends the values of {@link Chan#after} and {@link Ticker}s; started at first use. */
+/** The timers of {@link Chan#after} and {@link Ticker}: one daemon thread sends their values; made at first use. */
 final class Timers {
     /*
-     * A timer's send is an offer into a channel of capacity 1: it never blocks, so one thread serves every timer, and
-     * a tick that finds the previous one not yet received is dropped, as Go's ticker drops ticks for a slow receiver.
-     * Cancelled timers are removed from the queue at once, so that stopped tickers leave nothing behind.
+     * Implementation notes. Go's timer heap, on one daemon platform thread: the timers in a binary heap ordered by
+     * deadline, under one lock. The thread sleeps on the lock's condition until the earliest deadline (a schedule
+     * that makes a new earliest one signals it), then fires the timers due: an offer of Instant.now() into the
+     * timer's channel of capacity 1, under the lock, so it never blocks, and a stop (under the same lock) that has
+     * returned is followed by no tick. A ticker's next deadline is the first multiple of its period after now: ticks
+     * missed by a slow thread are dropped, so a ticker of a tiny period cannot hold the deadlines of the others back.
+     *
+     * A timer refers to its channel weakly (it is a WeakReference): a channel that nobody holds any more is collected
+     * and its timer dropped from the heap, at the next schedule or wake-up of the thread (Go 1.23 collects
+     * unreferenced timers). A Ticker holds its channel, so a ticker is collected with it.
+     *
+     * Failures: the class's initialization makes nothing; the instance (lock, heap, thread) is made by the first
+     * schedule, and made again by the next if that failed. A schedule makes what it needs (the timer, a larger heap,
+     * the thread if it is not running) before it changes anything, so an OutOfMemoryError leaves the timers as they
+     * were. An error in the thread's loop (no memory for the Instant, or for the condition's node) leaves the due
+     * timer in the heap: the thread backs off a millisecond and tries again, so no timer is lost to it.
      */
-    static final ScheduledThreadPoolExecutor SCHEDULER;
+    private static final long BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The farthest deadline kept: beyond it the nanoTime arithmetic would wrap (146 years). */
+    private static final long MAX_DELAY = Long.MAX_VALUE / 2;
+    private static volatile Timers instance;
 
-    static {
-        SCHEDULER = new ScheduledThreadPoolExecutor(1,
-                r -> Thread.ofPlatform().daemon().name("ants4j-channels-timer").unstarted(r));
-        SCHEDULER.setRemoveOnCancelPolicy(true);
-    }
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition due = lock.newCondition();
+    private final ReferenceQueue<Chan<Instant>> collected = new ReferenceQueue<>();
+    private Timer[] heap = new Timer[16];
+    private int size;
+    private Thread thread;
 
     private Timers() {
+    }
+
+    /** A timer: its channel (weakly), deadline and period (0: fires once), and its place in the heap (-1: none). */
+    static final class Timer extends WeakReference<Chan<Instant>> {
+        final long period;
+        long when;
+        int index = -1;
+
+        Timer(Chan<Instant> chan, ReferenceQueue<Chan<Instant>> collected, long when, long period) {
+            super(chan, collected);
+            this.when = when;
+            this.period = period;
+        }
+    }
+
+    private static Timers timers() {
+        Timers t = instance;
+        if (t == null) {
+            synchronized (Timers.class) { // no wait inside: it only makes the instance
+                t = instance;
+                if (t == null) {
+                    t = new Timers();
+                    instance = t;
+                }
+            }
+        }
+        return t;
+    }
+
+    /** Sends the time on {@code chan} once {@code delayNanos} have passed; returns the timer. */
+    static Timer after(Chan<Instant> chan, long delayNanos) {
+        return timers().schedule(chan, delayNanos, 0L, null);
+    }
+
+    /** Sends the time on {@code chan} every {@code periodNanos}, the first one period from now. */
+    static Timer tick(Chan<Instant> chan, long periodNanos) {
+        return timers().schedule(chan, periodNanos, periodNanos, null);
+    }
+
+    /**
+     * Stops {@code ticker}'s timer and starts one of {@code periodNanos} on its channel in its place; a tick the old
+     * timer left in the channel is taken out, and none of its ticks is sent after this returns.
+     */
+    static void reset(Ticker ticker, long periodNanos) {
+        timers().schedule(ticker.chan, periodNanos, periodNanos, ticker);
+    }
+
+    /** Stops {@code ticker}'s timer; a tick it left in the channel is taken out. No tick is sent after this returns. */
+    static void stop(Ticker ticker) {
+        Timers t = timers();
+        t.lock.lock();
+        try {
+            t.remove(ticker.timer);
+            ticker.chan.poll();
+        } finally {
+            t.lock.unlock();
+        }
+    }
+
+    /** The number of timers in the heap (for tests). */
+    static int queued() {
+        Timers t = instance;
+        if (t == null) {
+            return 0;
+        }
+        t.lock.lock();
+        try {
+            t.purgeCollected();
+            return t.size;
+        } finally {
+            t.lock.unlock();
+        }
+    }
+
+    /** The lock under which the timers fire and stop (for tests that hold a firing back). */
+    static ReentrantLock lock() {
+        return timers().lock;
+    }
+
+    /**
+     * Makes a timer of {@code chan} and puts it in the heap; if {@code ticker} is given, the timer replaces the
+     * ticker's (its tick left in the channel taken out). Everything is made before anything changes.
+     */
+    private Timer schedule(Chan<Instant> chan, long delayNanos, long periodNanos, Ticker ticker) {
+        long period = Math.min(periodNanos, MAX_DELAY);
+        Timer timer = new Timer(chan, collected, System.nanoTime() + Math.min(Math.max(delayNanos, 0L), MAX_DELAY),
+                period);
+        lock.lock();
+        try {
+            purgeCollected();
+            Timer[] grown = size == heap.length ? new Timer[size * 2] : null;
+            Thread started = thread == null || !thread.isAlive() ? startThread() : null;
+            if (grown != null) {
+                System.arraycopy(heap, 0, grown, 0, size);
+                heap = grown;
+            }
+            if (started != null) {
+                thread = started;
+            }
+            if (ticker != null) {
+                remove(ticker.timer);
+                chan.poll();
+                ticker.timer = timer;
+            }
+            timer.index = size;
+            heap[size++] = timer;
+            siftUp(timer.index);
+            if (timer.index == 0) {
+                due.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+        return timer;
+    }
+
+    /**
+     * Starts the thread: a daemon that keeps nothing of the thread that happens to start it (no inheritable
+     * thread-local values, no context class loader), since it lives as long as the JVM.
+     */
+    private Thread startThread() {
+        Thread t = Thread.ofPlatform().daemon().name("ants4j-channels-timer").inheritInheritableThreadLocals(false)
+                .unstarted(this::run);
+        t.setContextClassLoader(null);
+        t.start();
+        return t;
+    }
+
+    /** The thread's loop: it never ends; an error leaves every timer in place and is tried again. */
+    private void run() {
+        for (;;) {
+            try {
+                lock.lock();
+                try {
+                    fireOrWait();
+                } finally {
+                    lock.unlock();
+                }
+            } catch (Throwable e) { // no memory for the Instant or the condition's node: try again
+                backOff();
+            }
+        }
+    }
+
+    /** Waits a millisecond; on JDK 25 the park itself can run out of memory, which then cuts the wait short. */
+    private static void backOff() {
+        try {
+            LockSupport.parkNanos(BACKOFF_NANOS);
+        } catch (Throwable e) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Under the lock: fires the earliest timer if it is due, else waits until it is (or a new one comes). */
+    private void fireOrWait() throws InterruptedException {
+        purgeCollected();
+        if (size == 0) {
+            due.await();
+            return;
+        }
+        Timer t = heap[0];
+        long now = System.nanoTime();
+        long delay = t.when - now;
+        if (delay > 0L) {
+            due.awaitNanos(delay);
+            return;
+        }
+        Chan<Instant> chan = t.get();
+        if (chan == null || chan.isClosed()) {
+            remove(t);
+            return;
+        }
+        chan.offer(Instant.now()); // a full channel keeps the tick it has: this one is dropped, as in Go
+        if (t.period == 0L) {
+            remove(t);
+        } else {
+            long missed = (now - t.when) / t.period; // ticks a slow thread missed are dropped
+            t.when += (missed + 1) * t.period;
+            siftDown(0);
+        }
+    }
+
+    private void purgeCollected() {
+        for (Reference<? extends Chan<Instant>> r; (r = collected.poll()) != null; ) {
+            remove((Timer) r);
+        }
+    }
+
+    private void remove(Timer t) {
+        int i = t.index;
+        if (i < 0) {
+            return;
+        }
+        t.index = -1;
+        Timer last = heap[--size];
+        heap[size] = null;
+        if (last != t) {
+            heap[i] = last;
+            last.index = i;
+            siftDown(i);
+            siftUp(last.index);
+        }
+    }
+
+    private void siftUp(int i) {
+        Timer t = heap[i];
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            Timer p = heap[parent];
+            if (t.when - p.when >= 0L) {
+                break;
+            }
+            heap[i] = p;
+            p.index = i;
+            i = parent;
+        }
+        heap[i] = t;
+        t.index = i;
+    }
+
+    private void siftDown(int i) {
+        Timer t = heap[i];
+        for (;;) {
+            int child = 2 * i + 1;
+            if (child >= size) {
+                break;
+            }
+            if (child + 1 < size && heap[child + 1].when - heap[child].when < 0L) {
+                child++;
+            }
+            Timer c = heap[child];
+            if (t.when - c.when <= 0L) {
+                break;
+            }
+            heap[i] = c;
+            c.index = i;
+            i = child;
+        }
+        heap[i] = t;
+        t.index = i;
     }
 }

@@ -6,8 +6,8 @@ import io.ants4j.primitives.WaitGroup;
 /**
  * The simple pool of Go's tutorials, ported: a fixed number of workers range over an unbuffered channel of tasks, so
  * {@link #add} blocks until a worker is free; {@link #run} closes the channel and waits for the workers to drain it.
- * Unlike the Go original, a task that throws does not take its worker down with it (the Go version's recover calls
- * {@code Done} and the worker is gone for the rest of the run).
+ * Unlike the Go original, a task that throws an exception does not take its worker down with it (the Go version's
+ * recover calls {@code Done} and the worker is gone for the rest of the run). An {@link Error} is not caught.
  */
 public final class SimplePool {
     private final Chan<Runnable> work = new Chan<>();
