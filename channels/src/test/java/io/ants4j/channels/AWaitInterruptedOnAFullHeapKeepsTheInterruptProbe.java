@@ -111,18 +111,6 @@ final class AWaitInterruptedOnAFullHeapKeepsTheInterruptProbe {
     }
 
     private static void fillHeap() {
-        Object[] head = hog;
-        for (int size = 1 << 16; size > 0; size >>= 1) {
-            try {
-                for (;;) {
-                    Object[] next = new Object[size];
-                    next[0] = head;
-                    head = next;
-                    hog = head;
-                }
-            } catch (OutOfMemoryError e) {
-                // smaller pieces
-            }
-        }
+        hog = HeapFill.fill(hog);
     }
 }

@@ -71,20 +71,7 @@ final class ClassInitOutOfMemoryProbe {
                 .invoke(null, Duration.ofDays(1));
     }
 
-    /** Allocates until the heap is full, keeping everything reachable through {@link #hog}. */
     private static void fillHeap() {
-        Object[] head = null;
-        for (int size = 1 << 16; size > 0; size >>= 1) {
-            try {
-                for (;;) {
-                    Object[] next = new Object[size];
-                    next[0] = head;
-                    head = next;
-                }
-            } catch (OutOfMemoryError e) {
-                hog = head;
-            }
-        }
-        hog = head;
+        hog = HeapFill.fill(null);
     }
 }

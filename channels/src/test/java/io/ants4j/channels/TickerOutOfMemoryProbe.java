@@ -46,18 +46,6 @@ final class TickerOutOfMemoryProbe {
     }
 
     private static void fillHeap() {
-        Object[] head = null;
-        for (int size = 1 << 16; size > 0; size >>= 1) {
-            try {
-                for (;;) {
-                    Object[] next = new Object[size];
-                    next[0] = head;
-                    head = next;
-                }
-            } catch (OutOfMemoryError e) {
-                hog = head;
-            }
-        }
-        hog = head;
+        hog = HeapFill.fill(null);
     }
 }
