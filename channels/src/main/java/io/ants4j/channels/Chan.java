@@ -10,7 +10,6 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
@@ -382,10 +381,6 @@ public final class Chan<T> implements Iterable<T> {
     }
 
     // ---- under the lock, for Chan and Select ----
-
-    boolean isClosedLocked() {
-        return closed;
-    }
 
     /** Sends {@code value} if it can without waiting: the receiver to unpark, {@code this} if buffered, else null. */
     Object trySendLocked(Object value) {

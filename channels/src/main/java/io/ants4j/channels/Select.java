@@ -156,7 +156,7 @@ public final class Select {
             for (int j = 0; j < k && chosen < 0; j++) {
                 Case c = cases[at[j]];
                 if (c instanceof Send s) {
-                    if (s.chan.isClosedLocked()) {
+                    if (s.chan.isClosed()) {
                         throw new ChanClosedException("send on closed channel");
                     }
                     wake = s.chan.trySendLocked(s.value);
