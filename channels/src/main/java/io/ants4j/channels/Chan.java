@@ -10,7 +10,6 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -86,7 +85,7 @@ public final class Chan<T> implements Iterable<T> {
 
     /** The order in which a select locks channels. */
     final long id = IDS.getAndIncrement();
-    final ReentrantLock lock = new ReentrantLock();
+    final ChanLock lock = new ChanLock();
     private final int capacity;
     private final Object[] buffer;
     private int head;
@@ -97,6 +96,8 @@ public final class Chan<T> implements Iterable<T> {
     private final WaitQueue receivers = new WaitQueue();
     /** A sender claimed by takeLocked, handed to its caller under the lock (claimedLocked). */
     private Waiter claimed;
+    /** Waits in a row whose spin ended without a counterpart: a hint for Waiter, read and written without order. */
+    int spinMisses;
 
     /**
      * Returns a channel on which the current time is sent once {@code delay} has passed (Go's {@code time.After}); a
@@ -212,18 +213,7 @@ public final class Chan<T> implements Iterable<T> {
      */
     @SuppressWarnings("unchecked")
     public T poll() {
-        Object value;
-        Waiter sender;
-        lock.lock();
-        try {
-            value = takeLocked();
-            sender = claimedLocked();
-        } finally {
-            lock.unlock();
-        }
-        if (sender != null) {
-            sender.wake();
-        }
+        Object value = tryReceive();
         return value == NOT_READY ? null : (T) value;
     }
 
@@ -378,6 +368,47 @@ public final class Chan<T> implements Iterable<T> {
     public String toString() {
         return "Chan@" + Integer.toHexString(System.identityHashCode(this)) + "[len = " + len() + ", cap = " + capacity
                 + (closed ? ", closed]" : "]");
+    }
+
+    // ---- for Select ----
+
+    /** Receives a value if that needs no wait: the value, null if closed and drained, or NOT_READY. */
+    Object tryReceive() {
+        Object value;
+        Waiter sender;
+        lock.lock();
+        try {
+            value = takeLocked();
+            sender = claimedLocked();
+        } finally {
+            lock.unlock();
+        }
+        if (sender != null) {
+            sender.wake();
+        }
+        return value;
+    }
+
+    /** {@link #offer(Object)} for a value the caller knows to be a T. */
+    @SuppressWarnings("unchecked")
+    boolean offerUnchecked(Object value) {
+        return ((Chan<Object>) this).offer(value);
+    }
+
+    /**
+     * Whether a receive looks as if it could proceed now (a buffered value, a waiting sender, or closed), read without
+     * the lock: a hint, which may be stale.
+     */
+    boolean mayReceive() {
+        return len() > 0 || senders.mayHaveWaiters() || closed;
+    }
+
+    /**
+     * Whether a send looks as if it could proceed now, or would throw (room in the buffer, a waiting receiver, or
+     * closed), read without the lock: a hint, which may be stale.
+     */
+    boolean maySend() {
+        return closed || receivers.mayHaveWaiters() || len() < capacity;
     }
 
     // ---- under the lock, for Chan and Select ----

@@ -65,7 +65,8 @@ final class WaitQueue {
         return null;
     }
 
-    boolean isEmpty() {
-        return head == null;
+    /** Whether a waiter is queued: read without the lock, a hint that may be stale. */
+    boolean mayHaveWaiters() {
+        return head != null;
     }
 }

@@ -31,6 +31,13 @@ final class Waiter {
      * is often a virtual thread waiting for the carrier this spin would keep (10,000 pairs: 7 times slower).
      */
     private static final int SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 128 : 0;
+    /**
+     * Spins in a row on one channel that ended without a counterpart, after which its waiters park at once: the
+     * counterparts are busy (with more threads than CPUs, often waiting for the carrier the spin keeps).
+     */
+    private static final int MISSES_TO_STOP = 4;
+    /** Once stopped, one wait in this many (a power of two) spins again, to notice when spinning pays again. */
+    private static final int PROBE_EVERY = 64;
 
     private static final VarHandle OUTCOME;
 
@@ -106,8 +113,17 @@ final class Waiter {
         return (int) OUTCOME.getAcquire(leader);
     }
 
-    private int spins() {
-        return chan.cap() == 0 || !thread.isVirtual() ? SPINS : 0;
+    /** Whether to spin before parking: see SPINS, MISSES_TO_STOP and the channel's spinMisses. */
+    private boolean spins() {
+        if (SPINS == 0 || chan.cap() != 0 && thread.isVirtual()) {
+            return false;
+        }
+        int misses = chan.spinMisses;
+        if (misses < MISSES_TO_STOP || (misses & (PROBE_EVERY - 1)) == 0) {
+            return true;
+        }
+        chan.spinMisses = misses + 1 & Integer.MAX_VALUE;
+        return false;
     }
 
     /**
@@ -117,11 +133,17 @@ final class Waiter {
      */
     int await(boolean timed, long nanos) {
         int outcome;
-        for (int i = spins(); i > 0; i--) {
-            if ((outcome = outcome()) != WAITING) {
-                return outcome;
+        if (spins()) {
+            for (int i = SPINS; i > 0; i--) {
+                if ((outcome = outcome()) != WAITING) {
+                    if (chan.spinMisses != 0) {
+                        chan.spinMisses = 0;
+                    }
+                    return outcome;
+                }
+                Thread.onSpinWait();
             }
-            Thread.onSpinWait();
+            chan.spinMisses = chan.spinMisses + 1 & Integer.MAX_VALUE;
         }
         long deadline = timed ? System.nanoTime() + nanos : 0L;
         for (;;) {

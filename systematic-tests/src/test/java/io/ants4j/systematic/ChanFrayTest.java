@@ -275,4 +275,31 @@ class ChanFrayTest {
         assertNull(selected.get());
         assertFalse(other.offer(1), "the select left a receiver on the other channel");
     }
+
+    /**
+     * A select runs its otherwise case only if no case could proceed at one instant ({@code select} is atomic): here
+     * one of the two channels holds a value at every instant (a value goes into a before b's is taken), so the select
+     * always receives one.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void otherwiseRunsOnlyWhenNoCaseIsReadyAtOneInstant() throws InterruptedException {
+        Chan<Integer> a = new Chan<>(1);
+        Chan<Integer> b = new Chan<>(1);
+        assertTrue(b.offer(2));
+        AtomicInteger chosen = new AtomicInteger(-1);
+        AtomicReference<Integer> got = new AtomicReference<>();
+        Thread selector = start("selector",
+                () -> chosen.set(Select.select(a.onReceive(got::set), b.onReceive(got::set), Select.otherwise(() -> { }))));
+        AtomicReference<Integer> moved = new AtomicReference<>();
+        Thread mover = start("mover", () -> {
+            assertTrue(a.offer(1));
+            moved.set(b.poll());
+        });
+        join(selector, mover);
+        assertTrue(chosen.get() == 0 || chosen.get() == 1, "the select ran otherwise; chosen " + chosen.get());
+        int left = (a.poll() != null ? 1 : 0) + (b.poll() != null ? 1 : 0);
+        assertEquals(moved.get() != null ? 0 : 1, left, "values lost or duplicated: received " + got.get());
+    }
 }
