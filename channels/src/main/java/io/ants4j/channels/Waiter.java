@@ -18,6 +18,11 @@ final class Waiter {
      * A counterpart writes the value into the waiter's item BEFORE its CAS (a receive case's item is not read by
      * anyone else, so a lost CAS leaves only garbage to clear), and reads a sender's item after its own CAS; the
      * volatile outcome carries the item: the CAS happens-before the waiter's read of the outcome that sees it.
+     *
+     * A claimer unparks the thread only if it has set parks, as LinkedTransferQueue unparks only a waiter that
+     * published itself: the thread writes parks and then reads the outcome; the claimer CASes the outcome and then
+     * reads parks. Both are volatile, so one of them sees the other's write: the thread sees the claim (and does not
+     * park), or the claimer sees parks (and unparks). A thread that sees its claim while spinning costs no unpark.
      * prev, next and queued are guarded by the lock of the waiter's channel.
      */
     static final int WAITING = 0;
@@ -62,6 +67,8 @@ final class Waiter {
     /** In the leader only: WAITING, CANCELLED or chosen(index, closed). */
     @SuppressWarnings("unused")
     private volatile int outcome;
+    /** In the leader only: set by its thread before it first parks; a claim made before needs no unpark. */
+    private volatile boolean parks;
     Waiter prev;
     Waiter next;
     boolean queued;
@@ -146,6 +153,7 @@ final class Waiter {
             chan.spinMisses = chan.spinMisses + 1 & Integer.MAX_VALUE;
         }
         long deadline = timed ? System.nanoTime() + nanos : 0L;
+        parks = true; // then the outcome is read again: a claim this misses unparks (see wake)
         for (;;) {
             if ((outcome = outcome()) != WAITING) {
                 return outcome;
@@ -177,11 +185,14 @@ final class Waiter {
     }
 
     /**
-     * Unparks the waiter's thread after it was claimed. A thread the JDK cannot unpark (a virtual thread whose
+     * Unparks the waiter's thread after it was claimed, if it parks. A thread the JDK cannot unpark (a virtual thread whose
      * scheduler refuses it; on JDK 21 an OutOfMemoryError) is lost alone: the operation that claimed it is done, and
      * its caller is not told (it would have to say it failed when it did not).
      */
     void wake() {
+        if (!leader.parks) {
+            return; // its thread has not parked, and reads the outcome before it does
+        }
         try {
             LockSupport.unpark(thread);
         } catch (RuntimeException | Error lost) {
