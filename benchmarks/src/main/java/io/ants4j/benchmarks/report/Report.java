@@ -27,7 +27,9 @@ import java.util.TreeSet;
  * </pre>
  * Writes {@code benchmarks.md} and {@code bench-*.svg} into {@code --out}. Knows the benchmark
  * classes of this module: which implementation is ours, which is the JDK peer each ratio is taken
- * against, and the targets of issues 5, 16 and 17.
+ * against, and the targets of issues 5, 16, 17 and 28. The implementation is the benchmark method's
+ * name (its part after {@code _}), or the {@code impl} parameter where the benchmark has one
+ * ({@code ChannelBenchmark}: the method is then the shape).
  */
 public final class Report {
 
@@ -52,7 +54,8 @@ public final class Report {
     }
 
     static final Set<String> OURS = Set.of("spinLock", "mutex", "rwMutex", "waitGroup", "once", "onceFunc", "onceValue",
-            "condReentrantLock", "condSpinLock", "weightedSemaphore", "taskGroup", "singleFlight", "pool", "poolWithFunc", "multiPool");
+            "condReentrantLock", "condSpinLock", "weightedSemaphore", "taskGroup", "singleFlight", "pool", "poolWithFunc", "multiPool",
+            "ants4j");
     /** Neither ours nor a JDK peer: the code we started from. */
     static final Set<String> REFERENCE = Set.of("antsPlainSpinLock");
 
@@ -81,6 +84,7 @@ public final class Report {
             {"pool", "Pool (ours)"}, {"poolWithFunc", "PoolWithFunc (ours)"}, {"multiPool", "MultiPool (ours)"},
             {"threadPoolExecutor", "ThreadPoolExecutor(2)"}, {"forkJoinCommonPool", "ForkJoinPool.commonPool()"},
             {"virtualThreadPerTask", "virtual thread per task"},
+            {"ants4j", "Chan (ours)"}, {"jox", "jox Channel"}, {"jdk", "JDK queue"},
         };
         for (String[] p : n) {
             NAMES.put(p[0], p[1]);
@@ -178,6 +182,7 @@ public final class Report {
             section(md, spec, rows, outDir);
         }
         million(md, million, outDir);
+        channels(md, rows, outDir);
         Path file = outDir.resolve("benchmarks.md");
         Files.writeString(file, md.toString());
         return file;
@@ -193,6 +198,10 @@ public final class Report {
         String impl = us < 0 ? method : method.substring(us + 1);
         Map<String, String> params = new TreeMap<>();
         Json.obj(e.get("params")).forEach((k, v) -> params.put(k, String.valueOf(v)));
+        if (params.containsKey("impl")) {
+            scenario = method;
+            impl = params.get("impl");
+        }
         Map<String, Metric> secondary = new LinkedHashMap<>();
         Json.obj(e.get("secondaryMetrics")).forEach((k, v) -> secondary.put(k, metric(Json.obj(v))));
         return new Row(cls, method, scenario, impl, (String) e.get("mode"), (int) Json.num(e.get("threads")),
@@ -720,7 +729,7 @@ public final class Report {
     }
 
     private static void targets(StringBuilder md, List<Row> rows, Map<String, Object> million) {
-        md.append("## Targets (issues 5, 16 and 17)\n\n");
+        md.append("## Targets (issues 5, 16, 17 and 28)\n\n");
         md.append("Ratios are \"times faster than the peer\", the median over forks of each side's per-fork mean, "
                 + "and in brackets the extreme pairings of forks (slowest of ours vs fastest peer fork and vice versa).\n\n");
         md.append("| what | target | measured | |\n|---|---|---|---|\n");
@@ -815,6 +824,7 @@ public final class Report {
                 }
             }
         }
+        channelTargets(md, rows);
         if (million != null) {
             Map<String, Map<String, Object>> cases = new LinkedHashMap<>();
             for (Object o : Json.arr(million.get("cases"))) {
@@ -841,6 +851,134 @@ public final class Report {
             }
         }
         md.append('\n');
+    }
+
+    // ------------------------------------------------------------------ channels
+
+    /** ChannelBenchmark's methods, the shapes of issue 28, with their names in the report. */
+    static final Map<String, String> SHAPES = new LinkedHashMap<>();
+
+    static {
+        SHAPES.put("oneToOne", "1 → 1");
+        SHAPES.put("parallelPairs", "10,000 pairs");
+        SHAPES.put("selectOfTwo", "select of two");
+    }
+
+    static final List<String> CHAN_THREADS = List.of("virtual", "platform");
+
+    /** The JDK's queue in ChannelBenchmark at that capacity. */
+    static String jdkQueue(String capacity) {
+        return capacity.equals("0") ? "SynchronousQueue" : "ArrayBlockingQueue";
+    }
+
+    private static String capacityName(String capacity) {
+        return capacity.equals("0") ? "rendezvous" : "buffered(" + capacity + ")";
+    }
+
+    /** The capacities ChannelBenchmark ran with, in numeric order. */
+    private static List<String> chanCapacities(List<Row> rows) {
+        TreeSet<String> caps = new TreeSet<>(Comparator.comparingDouble(Report::numeric).thenComparing(s -> s));
+        rows.stream().filter(r -> r.cls().equals("ChannelBenchmark")).forEach(r -> caps.add(r.params().get("capacity")));
+        return new ArrayList<>(caps);
+    }
+
+    private static Row chan(List<Row> rows, String shape, String impl, String capacity, String threads) {
+        return find(rows, "ChannelBenchmark", shape, 1, Map.of("impl", impl, "capacity", capacity, "threads", threads));
+    }
+
+    /**
+     * Issue 28: Chan at least as fast as jox in every shape and twice as fast in select; at least as fast as
+     * SynchronousQueue (rendezvous) and ArrayBlockingQueue (buffered).
+     */
+    private static void channelTargets(StringBuilder md, List<Row> rows) {
+        for (String shape : SHAPES.keySet()) {
+            for (String cap : chanCapacities(rows)) {
+                for (String threads : CHAN_THREADS) {
+                    Row ours = chan(rows, shape, "ants4j", cap, threads);
+                    if (ours == null) {
+                        continue;
+                    }
+                    String where = SHAPES.get(shape) + ", " + capacityName(cap) + ", " + threads + " threads";
+                    for (String peer : List.of("jox", "jdk")) {
+                        Row p = chan(rows, shape, peer, cap, threads);
+                        if (p == null) {
+                            continue;
+                        }
+                        Ratio r = ratio(ours, p);
+                        double need = peer.equals("jox") && shape.equals("selectOfTwo") ? 2 : 1;
+                        target(md, "Chan vs " + (peer.equals("jox") ? "jox" : jdkQueue(cap)) + ", " + where,
+                                String.format(Locale.ROOT, "≥ %.0f×", need),
+                                fmt(ours.primary().score()) + " vs " + fmt(p.primary().score()) + " ns/value: " + r.text(),
+                                r.median() >= need);
+                    }
+                }
+            }
+        }
+    }
+
+    /** One table of every shape, capacity and threads kind, Chan beside jox and the JDK's queue; a chart per shape. */
+    private static void channels(StringBuilder md, List<Row> rows, Path outDir) throws IOException {
+        List<String> caps = chanCapacities(rows);
+        if (caps.isEmpty()) {
+            return;
+        }
+        md.append("## Channels: Chan vs jox vs the JDK's queues\n\n");
+        md.append("ns per value passed (lower is better). 1 → 1: one producer and one consumer on one channel; "
+                + "10,000 pairs: 10,000 producer/consumer pairs at once, each on a channel of its own (jox's \"parallel\"); "
+                + "select of two: one thread selects a receive from either of two channels, each fed by a producer of its own. "
+                + "The JDK's queue is `SynchronousQueue` at rendezvous and `ArrayBlockingQueue` buffered; the JDK has no select. "
+                + "Threads: the kind the producers, consumers and selector run on. 10,000 pairs on platform threads start "
+                + "20,000 threads per invocation, so the suite runs it with 1 fork, 1 warm-up and 2 measurement iterations. "
+                + "Ratios: how many times faster Chan is than the peer.\n\n");
+        md.append("| shape | capacity | threads | **Chan (ours)** | jox Channel | JDK queue | Chan vs jox | Chan vs JDK |\n");
+        md.append("|---|---|---|---:|---:|---:|---:|---:|\n");
+        StringBuilder charts = new StringBuilder();
+        for (String shape : SHAPES.keySet()) {
+            List<Map.Entry<String, Double>> bars = new ArrayList<>();
+            List<Boolean> ours = new ArrayList<>();
+            for (String cap : caps) {
+                for (String threads : CHAN_THREADS) {
+                    Row o = chan(rows, shape, "ants4j", cap, threads);
+                    Row j = chan(rows, shape, "jox", cap, threads);
+                    Row q = chan(rows, shape, "jdk", cap, threads);
+                    if (o == null && j == null && q == null) {
+                        continue;
+                    }
+                    md.append("| ").append(SHAPES.get(shape)).append(" | ").append(capacityName(cap)).append(" | ")
+                            .append(threads).append(" | ").append(chanCell(o)).append(" | ").append(chanCell(j))
+                            .append(" | ").append(chanCell(q))
+                            .append(" | ").append(o == null || j == null ? "–" : String.format(Locale.ROOT, "%.2f×", speedup(o, j)))
+                            .append(" | ").append(o == null || q == null ? "–" : String.format(Locale.ROOT, "%.2f×", speedup(o, q)))
+                            .append(" |\n");
+                    String at = threads + ", cap " + cap + ": ";
+                    for (Row r : new Row[] {o, j, q}) {
+                        if (r != null) {
+                            bars.add(new AbstractMap.SimpleEntry<>(at + (r == q ? jdkQueue(cap) : NAMES.get(r.impl())),
+                                    r.primary().score()));
+                            ours.add(r == o);
+                        }
+                    }
+                }
+            }
+            if (!bars.isEmpty()) {
+                String title = "Channels: " + SHAPES.get(shape);
+                String file = "bench-channels-" + shape.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT) + ".svg";
+                Files.writeString(outDir.resolve(file), Svg.barChart(title, "ns per value (lower is better)", bars, ours));
+                charts.append("![").append(title).append("](").append(file).append(")\n\n");
+            }
+        }
+        md.append('\n').append(charts);
+    }
+
+    private static String chanCell(Row r) {
+        if (r == null) {
+            return "–";
+        }
+        String s = fmt(r.primary().score());
+        if (!Double.isNaN(r.primary().error())) {
+            s += " ± " + fmt(r.primary().error());
+        }
+        return s;
     }
 
     // ------------------------------------------------------------------ numbers
