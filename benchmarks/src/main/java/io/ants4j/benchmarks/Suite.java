@@ -40,14 +40,16 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  *
  * <pre>
  * java -cp benchmarks.jar io.ants4j.benchmarks.Suite [--full | --smoke] [--out target/report]
- *     [--only locks,vlocks,rwlocks,waitgroup,forkjoin,once,cond,semaphore,taskgroup,singleflight,pool,parallel,million] [--command TEXT]
+ *     [--only locks,vlocks,rwlocks,waitgroup,forkjoin,once,cond,semaphore,taskgroup,singleflight,pool,parallel,channels,million]
+ *     [--command TEXT]
  * </pre>
  * <ul>
  *   <li>default (headline, a few minutes): locks with the incrementing critical section at 1, 2, 4, 8
  *       threads; 100,000 trivial tasks through every pool and executor (with {@code -prof gc});
  *       1M × 10 ms tasks once per case. 1 fork, 2 × 0.5 s warm-up, 3 × 0.5 s measurement.</li>
- *   <li>{@code --full} (about 85 minutes on 2 CPUs): every benchmark of the module, 3 forks (2 for Go's
- *       WaitGroup benchmarks), 2 × 1 s warm-up, 4 × 1 s measurement; 1M tasks 3 runs per case.</li>
+ *   <li>{@code --full} (about 100 minutes on 2 CPUs, the channels about 15 of them): every benchmark of the
+ *       module, 3 forks (2 for Go's WaitGroup benchmarks), 2 × 1 s warm-up, 4 × 1 s measurement (10,000 channel
+ *       pairs on platform threads: 1 fork, 1 warm-up, 2 measurement iterations); 1M tasks 3 runs per case.</li>
  *   <li>{@code --smoke}: everything, shortest settings and 2,000 tasks in the 1M case: proves
  *       that each benchmark runs and the report renders; the numbers mean nothing.</li>
  * </ul>
@@ -57,9 +59,17 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  */
 public final class Suite {
 
-    /** One JMH invocation of the plan. */
+    /**
+     * One JMH invocation of the plan. A {@code slow} step, one whose invocation takes seconds, runs at most 1 fork,
+     * 1 warm-up and 2 measurement iterations.
+     */
     record Step(String part, String title, String include, List<Integer> threads, Map<String, String[]> params,
-            boolean gc, int forks) {
+            boolean gc, int forks, boolean slow) {
+
+        Step(String part, String title, String include, List<Integer> threads, Map<String, String[]> params,
+                boolean gc, int forks) {
+            this(part, title, include, threads, params, gc, forks, false);
+        }
     }
 
     record Settings(String name, int forksScale, int warmups, long warmupMs, int iterations, long iterationMs,
@@ -101,6 +111,17 @@ public final class Suite {
         if (!headline) {
             steps.add(new Step("parallel", "Pool, parallel submitters", b + "pool\\.ParallelSubmitBenchmark\\.", T1248,
                     Map.of(), false, 3));
+            // The JDK has no select: selectOfTwo returns at once for impl=jdk, so that combination is left out.
+            String chan = b + "channels\\.ChannelBenchmark\\.";
+            steps.add(new Step("channels", "Channels, 1 producer -> 1 consumer", chan + "oneToOne$", null,
+                    Map.of(), false, 3));
+            steps.add(new Step("channels", "Channels, select of two", chan + "selectOfTwo$", null,
+                    Map.of("impl", new String[] {"ants4j", "jox"}), false, 3));
+            steps.add(new Step("channels", "Channels, 10,000 pairs, virtual threads", chan + "parallelPairs$", null,
+                    Map.of("threads", new String[] {"virtual"}), false, 3));
+            // 20,000 platform threads per invocation: seconds each
+            steps.add(new Step("channels", "Channels, 10,000 pairs, platform threads", chan + "parallelPairs$", null,
+                    Map.of("threads", new String[] {"platform"}), false, 1, true));
         }
         return steps;
     }
@@ -146,13 +167,21 @@ public final class Suite {
                 System.out.printf(Locale.ROOT, "%n== %s%n", step.title());
                 LiveTable table = new LiveTable(OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL));
                 List<Integer> threadCounts = step.threads() == null ? java.util.Collections.singletonList(null) : step.threads();
+                int forks = settings.forksScale() == 0 ? step.forks() : settings.forksScale();
+                int warmups = settings.warmups();
+                int iterations = settings.iterations();
+                if (step.slow()) {
+                    forks = 1;
+                    warmups = Math.min(warmups, 1);
+                    iterations = Math.min(iterations, 2);
+                }
                 for (Integer threads : threadCounts) {
                     ChainedOptionsBuilder o = new OptionsBuilder()
                             .include(step.include())
-                            .forks(settings.forksScale() == 0 ? step.forks() : settings.forksScale())
-                            .warmupIterations(settings.warmups())
+                            .forks(forks)
+                            .warmupIterations(warmups)
                             .warmupTime(TimeValue.milliseconds(settings.warmupMs()))
-                            .measurementIterations(settings.iterations())
+                            .measurementIterations(iterations)
                             .measurementTime(TimeValue.milliseconds(settings.iterationMs()))
                             .shouldFailOnError(false)
                             .jvmArgs(jvmArgs.toArray(new String[0])); // not the harness JVM's flags
@@ -184,11 +213,13 @@ public final class Suite {
             Files.deleteIfExists(auditFile);
         }
         Path million = out.resolve("million.json");
-        if (only == null || only.contains("million")) {
+        boolean runMillion = only == null || only.contains("million");
+        if (runMillion) {
             MillionTasksRunner.run(settings.millionRuns(), settings.millionTasks(), 10, settings == SMOKE ? 200 : 50_000,
                     MillionTasksRunner.DEFAULT_HEAP, null, million);
         }
-        Path md = Report.generate(List.of(json), million, out, command);
+        // the report is of this run: a million.json left by an earlier run stays out of it
+        Path md = Report.generate(List.of(json), runMillion ? million : null, out, command);
         System.out.printf(Locale.ROOT, "%nreport: %s (charts beside it)%n", md);
     }
 
