@@ -6,7 +6,7 @@
 #                                  1M x 10 ms tasks once per case; short settings, about 4 minutes
 #   benchmarks/run.sh --full       every benchmark, 3 forks, 1M tasks 3 runs per case: about 100 minutes here
 #                                  (the channels about 15 of them)
-#   benchmarks/run.sh --smoke      everything with the shortest settings: proves it runs, about 3 minutes (numbers mean nothing)
+#   benchmarks/run.sh --smoke      everything with the shortest settings: proves it runs, about 6 minutes (numbers mean nothing)
 #
 # Other options: --only locks,vlocks,rwlocks,waitgroup,forkjoin,once,cond,semaphore,taskgroup,singleflight,pool,parallel,channels,million
 # (parts of the plan), --no-build (reuse benchmarks/target/benchmarks.jar), --publish (copy the report to docs/ afterwards:
