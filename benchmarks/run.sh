@@ -5,7 +5,7 @@
 #   benchmarks/run.sh              headline: locks at 1/2/4/8 threads, the trivial-task pool cases,
 #                                  1M x 10 ms tasks once per case; short settings, about 4 minutes
 #   benchmarks/run.sh --full       every benchmark, 3 forks, 1M tasks 3 runs per case: about 100 minutes here
-#                                  (the channels an estimated 15-25 of them, not yet timed)
+#                                  (the channels an estimated 12-18 of them, 2 forks; not yet timed)
 #   benchmarks/run.sh --smoke      everything with the shortest settings: proves it runs, about 6 minutes (numbers mean nothing)
 #
 # Other options: --only locks,vlocks,rwlocks,waitgroup,forkjoin,once,cond,semaphore,taskgroup,singleflight,pool,parallel,channels,million

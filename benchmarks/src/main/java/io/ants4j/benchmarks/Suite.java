@@ -47,7 +47,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  *   <li>default (headline, a few minutes): locks with the incrementing critical section at 1, 2, 4, 8
  *       threads; 100,000 trivial tasks through every pool and executor (with {@code -prof gc});
  *       1M × 10 ms tasks once per case. 1 fork, 2 × 0.5 s warm-up, 3 × 0.5 s measurement.</li>
- *   <li>{@code --full} (about 100 minutes on 2 CPUs, the channels an estimated 15–25 of them): every benchmark of the
+ *   <li>{@code --full} (about 100 minutes on 2 CPUs, the channels an estimated 12–18 of them): every benchmark of the
  *       module, 3 forks (2 for Go's WaitGroup benchmarks), 2 × 1 s warm-up, 4 × 1 s measurement (10,000 channel
  *       pairs on platform threads: 1 fork, 1 warm-up, 2 measurement iterations); 1M tasks 3 runs per case.</li>
  *   <li>{@code --smoke}: everything, shortest settings and 2,000 tasks in the 1M case: proves
@@ -112,13 +112,14 @@ public final class Suite {
             steps.add(new Step("parallel", "Pool, parallel submitters", b + "pool\\.ParallelSubmitBenchmark\\.", T1248,
                     Map.of(), false, 3));
             // The JDK has no select: selectOfTwo returns at once for impl=jdk, so that combination is left out.
+            // 2 forks, not 3: the part runs 32 combinations, several of them seconds per invocation
             String chan = b + "channels\\.ChannelBenchmark\\.";
             steps.add(new Step("channels", "Channels, 1 producer -> 1 consumer", chan + "oneToOne$", null,
-                    Map.of(), false, 3));
+                    Map.of(), false, 2));
             steps.add(new Step("channels", "Channels, select of two", chan + "selectOfTwo$", null,
-                    Map.of("impl", new String[] {"ants4j", "jox"}), false, 3));
+                    Map.of("impl", new String[] {"ants4j", "jox"}), false, 2));
             steps.add(new Step("channels", "Channels, 10,000 pairs, virtual threads", chan + "parallelPairs$", null,
-                    Map.of("threads", new String[] {"virtual"}), false, 3));
+                    Map.of("threads", new String[] {"virtual"}), false, 2));
             // 20,000 platform threads per invocation: seconds each
             steps.add(new Step("channels", "Channels, 10,000 pairs, platform threads", chan + "parallelPairs$", null,
                     Map.of("threads", new String[] {"platform"}), false, 1, true));
