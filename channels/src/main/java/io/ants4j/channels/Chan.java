@@ -370,47 +370,6 @@ public final class Chan<T> implements Iterable<T> {
                 + (closed ? ", closed]" : "]");
     }
 
-    // ---- for Select ----
-
-    /** Receives a value if that needs no wait: the value, null if closed and drained, or NOT_READY. */
-    Object tryReceive() {
-        Object value;
-        Waiter sender;
-        lock.lock();
-        try {
-            value = takeLocked();
-            sender = claimedLocked();
-        } finally {
-            lock.unlock();
-        }
-        if (sender != null) {
-            sender.wake();
-        }
-        return value;
-    }
-
-    /** {@link #offer(Object)} for a value the caller knows to be a T. */
-    @SuppressWarnings("unchecked")
-    boolean offerUnchecked(Object value) {
-        return ((Chan<Object>) this).offer(value);
-    }
-
-    /**
-     * Whether a receive looks as if it could proceed now (a buffered value, a waiting sender, or closed), read without
-     * the lock: a hint, which may be stale.
-     */
-    boolean mayReceive() {
-        return len() > 0 || senders.mayHaveWaiters() || closed;
-    }
-
-    /**
-     * Whether a send looks as if it could proceed now, or would throw (room in the buffer, a waiting receiver, or
-     * closed), read without the lock: a hint, which may be stale.
-     */
-    boolean maySend() {
-        return closed || receivers.mayHaveWaiters() || len() < capacity;
-    }
-
     // ---- under the lock, for Chan and Select ----
 
     /** Sends {@code value} if it can without waiting: the receiver to unpark, {@code this} if buffered, else null. */
@@ -471,6 +430,23 @@ public final class Chan<T> implements Iterable<T> {
     }
 
     // ---- internals ----
+
+    /** Receives a value if that needs no wait: the value, null if closed and drained, or NOT_READY. */
+    Object tryReceive() {
+        Object value;
+        Waiter sender;
+        lock.lock();
+        try {
+            value = takeLocked();
+            sender = claimedLocked();
+        } finally {
+            lock.unlock();
+        }
+        if (sender != null) {
+            sender.wake();
+        }
+        return value;
+    }
 
     private boolean send(T value, boolean timed, long nanos) throws InterruptedException {
         Objects.requireNonNull(value, "value");

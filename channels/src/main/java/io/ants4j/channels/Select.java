@@ -29,14 +29,7 @@ import java.util.function.Consumer;
  */
 public final class Select {
     /*
-     * Implementation notes: Go's selectgo (runtime/select.go), with a pass before it.
-     *
-     * Pass 0: in a random order (Go's pollorder), each case whose channel looks ready, read without its lock, is
-     * tried under that channel's lock alone; the first that proceeds is the one chosen. A case tried alone is as
-     * atomic as a plain offer or poll, and the choice is uniform among the cases that stay ready, so a select that
-     * finds a case ready takes one lock, not one per channel. Deciding that NO case is ready needs every lock at
-     * once (one channel may become ready while another is looked at), so pass 0 never runs the otherwise case nor
-     * queues: pass 1 does, and looks at every case again.
+     * Implementation notes: Go's selectgo (runtime/select.go).
      *
      * Pass 1: lock every channel of the cases, in the order of their ids (so that two selects cannot deadlock), and
      * look at the cases in a random order (Go's pollorder): the first that can proceed is performed then, under the
@@ -150,12 +143,8 @@ public final class Select {
             return blockForever();
         }
         int[] at = new int[k]; // the channel cases' indices in cases, in a random order (Go's pollorder)
-        pollOrder(cases, at);
-        int ready = performFirstReady(cases, at);
-        if (ready >= 0) {
-            return ready;
-        }
         Chan<?>[] chans = new Chan<?>[k]; // their channels, in lock order, each once
+        pollOrder(cases, at);
         int locks = lockOrder(cases, at, chans);
 
         int chosen = -1;
@@ -201,32 +190,6 @@ public final class Select {
         }
         perform(cases[chosen], received);
         return chosen;
-    }
-
-    /**
-     * Pass 0: the first case in poll order that looks ready and is, tried under its channel's lock alone, performed;
-     * returns its index, or -1 if none was.
-     */
-    private static int performFirstReady(Case[] cases, int[] at) {
-        for (int i : at) {
-            Case c = cases[i];
-            if (c instanceof Send s) {
-                if (s.chan.maySend() && s.chan.offerUnchecked(s.value)) {
-                    s.action.run();
-                    return i;
-                }
-            } else {
-                Receive<?> r = (Receive<?>) c;
-                if (r.chan.mayReceive()) {
-                    Object received = r.chan.tryReceive();
-                    if (received != Chan.NOT_READY) {
-                        r.run(received);
-                        return i;
-                    }
-                }
-            }
-        }
-        return -1;
     }
 
     /** Pass 2, under every lock: queues a waiter per case, all allocated before the first is queued. */

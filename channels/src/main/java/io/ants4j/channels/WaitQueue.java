@@ -64,9 +64,4 @@ final class WaitQueue {
         }
         return null;
     }
-
-    /** Whether a waiter is queued: read without the lock, a hint that may be stale. */
-    boolean mayHaveWaiters() {
-        return head != null;
-    }
 }
