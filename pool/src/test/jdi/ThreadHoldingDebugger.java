@@ -97,19 +97,7 @@ public class ThreadHoldingDebugger {
                     }
                 }
                 if (type != null) {
-                    for (String a : pendingArms) {
-                        String[] f = a.split(" ");
-                        Location at = type.locationsOfLine(Integer.parseInt(f[2])).get(0);
-                        BreakpointRequest r = vm.eventRequestManager().createBreakpointRequest(at);
-                        r.setSuspendPolicy(EventRequest.SUSPEND_EVENT_THREAD);
-                        r.enable();
-                        armed.put(r, f[1] + " " + f[3]);
-                        if (!f[1].isEmpty()) {
-                            stdin.write(("ARMED " + f[1] + "\n").getBytes(StandardCharsets.UTF_8));
-                            stdin.flush();
-                        }
-                    }
-                    pendingArms.clear();
+                    arm(vm, type, pendingArms, armed, stdin);
                 }
                 EventSet set = vm.eventQueue().remove(20);
                 if (set == null) {
@@ -119,6 +107,8 @@ public class ThreadHoldingDebugger {
                 for (Event e : set) {
                     if (e instanceof ClassPrepareEvent cp) {
                         type = cp.referenceType();
+                        // armed while every thread is still suspended for this event: none runs the class first
+                        arm(vm, type, pendingArms, armed, stdin);
                     } else if (e instanceof BreakpointEvent bp) {
                         String spec = armed.get((BreakpointRequest) bp.request());
                         if (spec != null) {
@@ -158,6 +148,24 @@ public class ThreadHoldingDebugger {
         for (String l : out) {
             System.out.println(l);
         }
+    }
+
+    /** Sets a breakpoint for each pending "ARM id line prefix"; answers ARMED id for those asked by the program. */
+    private static void arm(VirtualMachine vm, ReferenceType type, List<String> pendingArms,
+            Map<BreakpointRequest, String> armed, OutputStream stdin) throws Exception {
+        for (String a : pendingArms) {
+            String[] f = a.split(" ");
+            Location at = type.locationsOfLine(Integer.parseInt(f[2])).get(0);
+            BreakpointRequest r = vm.eventRequestManager().createBreakpointRequest(at);
+            r.setSuspendPolicy(EventRequest.SUSPEND_EVENT_THREAD);
+            r.enable();
+            armed.put(r, f[1] + " " + f[3]);
+            if (!f[1].isEmpty()) {
+                stdin.write(("ARMED " + f[1] + "\n").getBytes(StandardCharsets.UTF_8));
+                stdin.flush();
+            }
+        }
+        pendingArms.clear();
     }
 
     private static Thread drain(InputStream in, BlockingQueue<String> lines) {
