@@ -88,6 +88,40 @@ class ChanFrayTest {
     }
 
     /**
+     * A receive from a full buffer moves the longest-blocked sender's value in behind the others at once, so that
+     * blocked sender returns with no further receive (Chan: "a send waits only while the buffer is full", "values
+     * come out in the order their sends completed"). Capacity 1 holds 1; s blocks sending 2; a receive races an
+     * {@code offer(9)} by a newcomer: the receive gets 1, s's send returns, the buffer then holds 2, and the newcomer
+     * never finds room (the freed place is s's, in the same step). Coverage review 18, mutant CH-R: a receive from
+     * the buffer that does not refill it from a blocked sender (the sender waits on beside a free place).
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aReceiveFromAFullBufferMovesTheBlockedSendersValueIn() throws InterruptedException {
+        Chan<Integer> c = new Chan<>(1);
+        assertTrue(c.offer(1));
+        AtomicBoolean sent = new AtomicBoolean();
+        Thread sender = start("blocked sender", () -> {
+            c.send(2);
+            sent.set(true);
+        });
+        untilParked(sender);
+        AtomicReference<Integer> got = new AtomicReference<>();
+        AtomicReference<Boolean> offered = new AtomicReference<>();
+        Thread receiver = start("receiver", () -> got.set(c.receive()));
+        Thread newcomer = start("newcomer", () -> offered.set(c.offer(9)));
+        join(receiver, newcomer);
+        assertEquals(1, got.get());
+        assertFalse(offered.get(), "a newcomer took the place the receive freed before the blocked sender");
+        join(sender); // no other receive: the receive itself must have taken s's value
+        assertTrue(sent.get());
+        assertEquals(1, c.len(), "the blocked sender's value is not in the buffer");
+        assertEquals(2, c.poll());
+        assertNull(c.poll());
+    }
+
+    /**
      * Close racing a blocked send and a poll: the value is received and the send returns, or the send throws and
      * nothing is received; a receiver blocked at the close returns null.
      */
