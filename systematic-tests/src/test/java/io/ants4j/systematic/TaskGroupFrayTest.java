@@ -728,6 +728,57 @@ class TaskGroupFrayTest {
     }
 
     /**
+     * The submitters setLimit lets in hold their slots as tasks let in by go do (setLimit: "Submitters waiting in
+     * go that fit the new limit are let in at once"; "@throws IllegalStateException if limit is zero or more and a
+     * task of the group is active: let in by go or tryGo and not yet returned"). s1, s2 and s3 queue on a limit of
+     * zero; setLimit(2) races a tryGo (refused either way: limit 0, then full with s3 waiting) and lets in s1 and
+     * s2; while their tasks run, setLimit(1) throws and the limit stays 2: s3 goes in only once a slot is given
+     * back, never three at once; after await, setLimit(1) succeeds and holds a second task back. Coverage review 18,
+     * mutant TG-S: TaskSlots.setLimitLocked handing the slots without counting them (active stays 0: setLimit(1)
+     * passes beside two running tasks, and each return then frees a slot that was never taken).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void theSubmittersSetLimitLetsInHoldTheirSlots() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(0, PLATFORM_THREADS);
+        CountDownLatch firstEnd = new CountDownLatch(1);
+        CountDownLatch thirdEnd = new CountDownLatch(1);
+        ConcurrentLinkedQueue<String> admitted = new ConcurrentLinkedQueue<>();
+        Thread[] submitters = new Thread[3];
+        for (int i = 0; i < submitters.length; i++) {
+            String name = "s" + (i + 1);
+            CountDownLatch end = i < 2 ? firstEnd : thirdEnd;
+            submitters[i] = start(name, () -> {
+                group.go(holding(2, end, name));
+                admitted.add(name);
+            });
+            untilParked(submitters[i]);
+        }
+        AtomicReference<Boolean> tried = new AtomicReference<>();
+        Thread tryGo = start("tryGo", () -> tried.set(group.tryGo(holding(2, thirdEnd, "never")).isPresent()));
+        group.setLimit(2);
+        join(tryGo);
+        assertFalse(tried.get(), "tryGo got in on a limit of 0, or beside two tasks with s3 waiting");
+        until("setLimit(2) lets s1 and s2 in", () -> admitted.size() == 2);
+        assertEquals(Set.of("s1", "s2"), Set.copyOf(admitted));
+        assertThrows(IllegalStateException.class, () -> group.setLimit(1),
+                () -> "setLimit(1) while the two tasks setLimit(2) let in run: " + group);
+        assertFalse(submitters[2].getState() == Thread.State.TERMINATED, "s3 went in beside s1 and s2");
+        firstEnd.countDown();
+        join(submitters);
+        thirdEnd.countDown();
+        assertEquals(List.of("s1", "s2", "s3"), group.await().stream().sorted().toList());
+        group.setLimit(1); // no task of the group is active now
+        CountDownLatch lastEnd = new CountDownLatch(1);
+        assertTrue(group.tryGo(holding(1, lastEnd, "t1")).isPresent(), "tryGo refused on an idle group of limit 1");
+        assertTrue(group.tryGo(holding(1, lastEnd, "t2")).isEmpty(), "a second task got in on a limit of 1");
+        lastEnd.countDown();
+        assertEquals(List.of("t1"), group.await());
+        group.close();
+    }
+
+    /**
      * Any negative limit means none, on a new group and by setLimit (TaskGroup: "As in errgroup, a negative limit
      * means none"; create: "negative: no limit"; setLimit: "negative means no limit ... Submitters waiting in go
      * that fit the new limit are let in at once"). A group made with limit -2: s1 and s2 submit racing, both are
