@@ -107,6 +107,11 @@ public final class FrayPoolCore {
         return core.idle();
     }
 
+    /** Changes the capacity ({@link Pool#tune}): returns the old and the new one, as {@code PoolCore.tune}. */
+    public long tune(int size) {
+        return core.tune(size);
+    }
+
     /** Closes the pool. */
     public void release() {
         core.release();

@@ -339,6 +339,60 @@ class PoolFrayTest {
     }
 
     /**
+     * A task handed to a worker as it withdraws from the fast lane runs, also when a tune down or a release comes
+     * before that worker reaches its pool's lock ({@code SpinningWorkers.withdrawn}: "either the worker leaves the
+     * lane empty-handed, or it takes the payload handed to it meanwhile"; an idle worker is taken whatever the
+     * capacity, and a submission that returned has been accepted, release or not). A pool of two whose worker spins
+     * once ({@code openWithShortSpins}): t0 holds one worker, q runs on the other, which then spins and withdraws;
+     * s submits as it does, racing {@code tune(1)} (first round) or {@code release()} (second round). A submission
+     * that returned ran exactly once; with the tune, s always returns. Coverage review 18, mutant LW:
+     * {@code PoolCore.revertWorker} retiring a worker of a closed or over-capacity pool before it swaps the lane
+     * free (the payload handed to it as it withdrew is dropped: s never runs).
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTaskHandedToAWithdrawingWorkerRunsThoughATuneDownOrAReleaseComesFirst() throws Exception {
+        for (boolean release : new boolean[] {false, true}) {
+            FrayPoolCore pool = FrayPoolCore.openWithShortSpins(2, 1, PoolTasks.PLATFORM_WORKERS);
+            PoolTasks tasks = new PoolTasks(() -> 2);
+            CountDownLatch t0End = new CountDownLatch(1);
+            pool.execute(tasks.holding("t0", t0End));
+            pool.execute(tasks.quick("q")); // a second worker: it runs q, spins once in the lane and withdraws
+            AtomicBoolean accepted = new AtomicBoolean();
+            Thread s = start("submitter", () -> {
+                try {
+                    pool.execute(tasks.quick("s"));
+                    accepted.set(true);
+                } catch (io.ants4j.pool.PoolClosedException closedFirst) {
+                    assertTrue(release, "rejected by a pool that was only tuned down");
+                }
+            });
+            Thread other = start(release ? "releaser" : "tuner", () -> {
+                if (release) {
+                    pool.release();
+                } else {
+                    pool.tune(1);
+                }
+            });
+            join(other);
+            t0End.countDown();
+            join(s);
+            assertTrue(release || accepted.get(), "s was not accepted by a pool that was only tuned down");
+            if (accepted.get()) {
+                tasks.untilStarted(3);
+            }
+            pool.release();
+            assertTrue(pool.awaitTermination(TIMEOUT_SECONDS), pool::toString);
+            if (accepted.get()) {
+                tasks.assertEachRanOnce("t0", "q", "s");
+            } else {
+                tasks.assertEachRanOnce("t0", "q");
+            }
+        }
+    }
+
+    /**
      * {@code MultiPool}: "a maxBlockingTasks limit holds per sub-pool, and so does the order of blocked
      * submitters". Two sub-pools of one worker, {@code maxBlockingTasks(2)}, round robin; each worker held by a
      * task; s1 to s4 come one after another and block, two in each sub-pool (round robin sends s1 and s3 to one,
