@@ -164,6 +164,91 @@ class TaskGroupFrayTest {
     }
 
     /**
+     * First come, first served when two neighbours leave the middle of the queue of submitters (TaskGroup.go:
+     * "first waiting while limit tasks of the group run"; setLimit: "first come, first served"): s1 to s4 block in
+     * that order behind t0 on a limit of 1; s2 and s3 are interrupted, racing each other (each rejected, status
+     * set); the slot t0 frees goes to s1, and the one s1 frees to s4. Coverage review 18: round 17's mutant WQ-N
+     * ({@code WaitQueue.withdraw} leaving the follower with no back link, so the second withdrawal cuts the head
+     * off) survived every other TaskGroupFrayTest, whose one withdrawal from the middle left its follower in place.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void twoNeighboursLeavingTheMiddleOfTheQueueLeaveTheOthersInOrder() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(1, PLATFORM_THREADS);
+        CountDownLatch t0End = new CountDownLatch(1);
+        CountDownLatch s1End = new CountDownLatch(1);
+        CountDownLatch s4End = new CountDownLatch(1);
+        group.go(holding(1, t0End, "t0"));
+        ConcurrentLinkedQueue<String> admitted = new ConcurrentLinkedQueue<>();
+        Thread[] s = new Thread[4];
+        for (int i = 0; i < 4; i++) {
+            String name = "s" + (i + 1);
+            boolean leaves = i == 1 || i == 2;
+            CountDownLatch end = i == 0 ? s1End : s4End;
+            s[i] = start(name, () -> {
+                if (leaves) {
+                    RejectedExecutionException e = assertThrows(RejectedExecutionException.class,
+                            () -> group.go(holding(1, end, name)));
+                    assertInstanceOf(InterruptedException.class, e.getCause());
+                    assertTrue(Thread.interrupted(), "the interrupt status was not set again");
+                } else {
+                    group.go(holding(1, end, name));
+                    admitted.add(name);
+                }
+            });
+            untilParked(s[i]);
+        }
+        Thread i2 = start("interrupt s2", s[1]::interrupt);
+        Thread i3 = start("interrupt s3", s[2]::interrupt);
+        join(i2, i3, s[1], s[2]);
+        t0End.countDown();
+        until("a submitter is let in after t0", () -> !admitted.isEmpty());
+        assertEquals(List.of("s1"), List.copyOf(admitted), "the slot t0 freed went past s1");
+        s1End.countDown();
+        join(s[0]);
+        until("s4 is let in after s1", () -> admitted.size() == 2);
+        s4End.countDown();
+        join(s[3]);
+        assertEquals(List.of("s1", "s4", "t0"), group.await().stream().sorted().toList());
+        group.close();
+    }
+
+    /**
+     * A slot handed to a blocked submitter as the group is cancelled is given back (go: "If the group is cancelled,
+     * before or while this call waits, the task does not start and the returned Future is cancelled"; setLimit
+     * throws only while "a task of the group is active"). Limit 1: t0 runs (it ignores interrupts), s waits; t0's
+     * return, which hands its slot to s, races cancel(): s's go returns a Future that is done, and once close() has
+     * returned no task of the group is active, so setLimit(1) does not throw. Coverage review 18, mutant TG-R:
+     * TaskGroup.registerInOwnSlot finding the group cancelled and returning without giving the slot back (the
+     * group keeps a task counted for good): survived the 31 other TaskGroupFrayTests.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aSlotHandedToASubmitterAsTheGroupIsCancelledIsGivenBack() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(1, PLATFORM_THREADS);
+        CountDownLatch t0End = new CountDownLatch(1);
+        group.go(() -> {
+            try {
+                t0End.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException cancelled) {
+                t0End.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS); // returns only once released
+            }
+            return "t0";
+        });
+        AtomicReference<Future<String>> sFuture = new AtomicReference<>();
+        Thread s = start("s", () -> sFuture.set(group.go(() -> "s")));
+        untilParked(s);
+        Thread ender = start("t0 returns", t0End::countDown);
+        Thread canceller = start("canceller", group::cancel);
+        join(ender, canceller, s);
+        group.close();
+        assertTrue(sFuture.get().isDone(), "s's Future is not done after close()");
+        group.setLimit(1); // throws IllegalStateException if a slot is still counted
+    }
+
+    /**
      * A submitter that must wait checks its interrupt status before it takes a slot: one interrupted before it
      * calls go is rejected, with its status set again, also when a slot is handed to it between its queueing
      * and its first look at the queue, and that slot goes on to the next in line. The group's limit is 0 until
