@@ -154,6 +154,51 @@ class ChanFrayTest {
     }
 
     /**
+     * Close wakes every blocked sender (Chan.close: "senders waiting now throw it"; Select: a send case "whose
+     * channel is closed when the select would choose the case" throws): two senders and a select with a send case
+     * block on an unbuffered channel; a close races a poll. The poll takes at most one of the three values, and that
+     * sender returns normally; every other one throws ChanClosedException, the select too if its value was not
+     * taken; after the close nothing is left to receive. Coverage review 18, mutant CH-C: close chaining only the
+     * last sender it claims (the others claimed but never unparked): every other ChanFrayTest has at most one
+     * blocked sender at a close.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void closeWakesEveryBlockedSender() throws InterruptedException {
+        Chan<Integer> c = new Chan<>();
+        Chan<Integer> other = new Chan<>();
+        AtomicInteger delivered = new AtomicInteger();
+        AtomicInteger threw = new AtomicInteger();
+        Thread[] senders = new Thread[3];
+        for (int i = 0; i < 3; i++) {
+            int v = i + 1;
+            senders[i] = start("sender " + v, () -> {
+                try {
+                    if (v == 3) {
+                        Select.select(c.onSend(v, () -> { }), other.onReceive(x -> { }));
+                    } else {
+                        c.send(v);
+                    }
+                    delivered.incrementAndGet();
+                } catch (ChanClosedException e) {
+                    threw.incrementAndGet();
+                }
+            });
+            untilParked(senders[i]);
+        }
+        AtomicReference<Integer> polled = new AtomicReference<>();
+        Thread closer = start("closer", c::close);
+        Thread poller = start("poller", () -> polled.set(c.poll()));
+        join(closer, poller);
+        join(senders);
+        assertEquals(polled.get() == null ? 0 : 1, delivered.get(), "polled " + polled.get());
+        assertEquals(3 - delivered.get(), threw.get());
+        assertNull(c.poll());
+        assertFalse(other.offer(9), "the select left a receiver on the other channel");
+    }
+
+    /**
      * A receiver interrupted as a value is handed to it: the value goes to it (it returns it, the interrupt status
      * set) or to the next receiver; the offer always finds one of them.
      */
