@@ -120,6 +120,36 @@ class TimersTest {
         }
     }
 
+    /**
+     * Ticker.stop and reset: "a tick left in the channel is taken out", also one fired just as the stop or reset
+     * came, which it finds only under the timers' lock (the timer thread fires under it). The test holds the lock,
+     * lets the stopper queue on it, puts a tick in the channel as the timer thread would under that lock, and lets
+     * the stopper in: once stop (then reset) returns, the channel is empty. Coverage review 18, mutant TK-S:
+     * Timers.stop taking the tick out before it takes the lock (a tick fired in between stays): no systematic test
+     * runs a Ticker, and aTickRunningAsTheTickerStopsSendsNothingAfterTheStopReturns makes again the runs in which
+     * the firing comes first.
+     */
+    @Test
+    void aTickFiredAsTheTickerStopsOrResetsIsTakenOutBeforeItReturns() throws Exception {
+        for (boolean reset : new boolean[] {false, true}) {
+            try (Ticker ticker = new Ticker(Duration.ofDays(1))) {
+                java.util.concurrent.locks.ReentrantLock lock = Timers.lock();
+                Thread stopper;
+                lock.lock();
+                try {
+                    stopper = Thread.ofPlatform().start(reset ? () -> ticker.reset(Duration.ofDays(1)) : ticker::stop);
+                    spinUntil(() -> lock.hasQueuedThread(stopper), "the stopper queues on the timers' lock");
+                    assertTrue(ticker.chan().offer(Instant.now()), "the channel was not empty"); // a tick fired now
+                } finally {
+                    lock.unlock();
+                }
+                stopper.join(20_000);
+                assertFalse(stopper.isAlive());
+                assertNull(ticker.chan().poll(), (reset ? "reset" : "stop") + " left the tick fired as it came");
+            }
+        }
+    }
+
     private static void spinUntil(java.util.function.BooleanSupplier condition, String what) {
         long deadline = System.nanoTime() + Threads.TIMEOUT_NANOS;
         while (!condition.getAsBoolean()) {
