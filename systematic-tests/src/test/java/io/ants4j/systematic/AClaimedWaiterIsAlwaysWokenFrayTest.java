@@ -139,4 +139,87 @@ class AClaimedWaiterIsAlwaysWokenFrayTest {
         join(x, y);
         assertEquals(4, rounds.get());
     }
+
+    /**
+     * An interrupt racing a hand-off while the receiver may still be spinning (no untilParked): the receiver got the
+     * value exactly when the offer succeeded, and was interrupted having received nothing otherwise (Chan javadoc:
+     * "leaves having sent or received nothing ... One whose value was handed over as it was interrupted returns
+     * normally, with its interrupt status set").
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptRacingAHandOffToASpinningReceiverLosesNothing() throws InterruptedException {
+        initRandom();
+        Chan<Integer> c = new Chan<>();
+        AtomicReference<Object> got = new AtomicReference<>("unset");
+        Thread receiver = start("receiver", () -> {
+            try {
+                got.set(c.receive());
+            } catch (InterruptedException e) {
+                got.set("interrupted");
+            }
+        });
+        AtomicReference<Boolean> offered = new AtomicReference<>();
+        Thread sender = start("sender", () -> offered.set(c.offer(7)));
+        Thread interrupter = start("interrupter", receiver::interrupt);
+        join(receiver, sender, interrupter);
+        assertEquals(offered.get() ? (Object) 7 : "interrupted", got.get(), "offered " + offered.get());
+        assertFalse(c.offer(9), "the receiver left a waiter behind");
+    }
+
+    /**
+     * A timed send racing its deadline and a poll, neither waiting for the other to park: the value is polled exactly
+     * when the timed send returned true (Chan javadoc: "false if the time ran out first (nothing was sent)").
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedSendRacingItsDeadlineAndAPollLosesNothing() throws InterruptedException {
+        initRandom();
+        Chan<Integer> c = new Chan<>();
+        AtomicReference<Boolean> sent = new AtomicReference<>();
+        AtomicReference<Integer> polled = new AtomicReference<>();
+        Thread sender = start("sender", () -> sent.set(c.offer(5, 1, TimeUnit.MILLISECONDS)));
+        Thread poller = start("poller", () -> polled.set(c.poll()));
+        join(sender, poller);
+        assertEquals(sent.get() ? (Integer) 5 : null, polled.get(), "sent " + sent.get());
+        assertNull(c.poll(), "a sender left behind");
+    }
+
+    /**
+     * A select interrupted while counterparts claim its cases, none of them waiting for it to park: it did one case
+     * (the one its counterpart did) or none.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptRacingClaimsOfASpinningSelectDoesOneCaseOrNone() throws InterruptedException {
+        initRandom();
+        Chan<Integer> a = new Chan<>();
+        Chan<Integer> b = new Chan<>();
+        AtomicInteger chosen = new AtomicInteger(-1);
+        Thread selector = start("selector", () -> {
+            try {
+                chosen.set(Select.select(a.onReceive(v -> { }), b.onSend(5, () -> { })));
+            } catch (InterruptedException e) {
+                chosen.set(-2);
+            }
+        });
+        AtomicReference<Boolean> offered = new AtomicReference<>();
+        AtomicReference<Integer> polled = new AtomicReference<>();
+        Thread counterA = start("offer a", () -> offered.set(a.offer(1)));
+        Thread counterB = start("poll b", () -> polled.set(b.poll()));
+        Thread interrupter = start("interrupter", selector::interrupt);
+        join(selector, counterA, counterB, interrupter);
+        int done = (offered.get() ? 1 : 0) + (polled.get() != null ? 1 : 0);
+        if (chosen.get() == -2) {
+            assertEquals(0, done, "the interrupted select did a case");
+        } else {
+            assertEquals(1, done, "the select chose " + chosen.get() + "; counterparts done: " + done);
+            assertEquals(offered.get() ? 0 : 1, chosen.get());
+        }
+        assertFalse(a.offer(9), "a receiver left on a");
+        assertNull(b.poll(), "a sender left on b");
+    }
 }
