@@ -115,9 +115,12 @@ final class Waiter {
         return OUTCOME.compareAndSet(leader, WAITING, CANCELLED);
     }
 
-    /** The outcome, read by the waiting thread (with acquire semantics: it sees the item written before). */
+    /**
+     * The outcome, read by the waiting thread: a volatile read, which sees the item written before the claim, and
+     * which after the write of parks is ordered after it (an acquire read could be done before it: see wake).
+     */
     int outcome() {
-        return (int) OUTCOME.getAcquire(leader);
+        return (int) OUTCOME.getVolatile(leader);
     }
 
     /** Whether to spin before parking: see SPINS, MISSES_TO_STOP and the channel's spinMisses. */
@@ -140,6 +143,7 @@ final class Waiter {
      */
     int await(boolean timed, long nanos) {
         int outcome;
+        long deadline = timed ? System.nanoTime() + nanos : 0L; // the spin counts against the timeout
         if (spins()) {
             for (int i = SPINS; i > 0; i--) {
                 if ((outcome = outcome()) != WAITING) {
@@ -152,7 +156,6 @@ final class Waiter {
             }
             chan.spinMisses = chan.spinMisses + 1 & Integer.MAX_VALUE;
         }
-        long deadline = timed ? System.nanoTime() + nanos : 0L;
         parks = true; // then the outcome is read again: a claim this misses unparks (see wake)
         for (;;) {
             if ((outcome = outcome()) != WAITING) {
