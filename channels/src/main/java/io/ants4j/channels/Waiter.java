@@ -37,6 +37,12 @@ final class Waiter {
      */
     private static final int SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 128 : 0;
     /**
+     * Spins of a platform thread: its park and unpark cost microseconds each, so it spins eight times longer, which
+     * covers its counterpart's hand-off on another CPU; with 128 spins a platform thread parked at nearly every wait
+     * (docs/benchmark-notes.md).
+     */
+    private static final int PLATFORM_SPINS = SPINS * 8;
+    /**
      * Spins in a row on one channel that ended without a counterpart, after which its waiters park at once: the
      * counterparts are busy (with more threads than CPUs, often waiting for the carrier the spin keeps).
      */
@@ -145,7 +151,7 @@ final class Waiter {
         int outcome;
         long deadline = timed ? System.nanoTime() + nanos : 0L; // the spin counts against the timeout
         if (spins()) {
-            for (int i = SPINS; i > 0; i--) {
+            for (int i = thread.isVirtual() ? SPINS : PLATFORM_SPINS; i > 0; i--) {
                 if ((outcome = outcome()) != WAITING) {
                     if (chan.spinMisses != 0) {
                         chan.spinMisses = 0;
