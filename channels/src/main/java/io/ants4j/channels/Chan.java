@@ -33,8 +33,8 @@ import java.util.function.Consumer;
  * value that raced with its departure goes to the next waiter. One whose value was handed over as it was interrupted
  * returns normally, with its interrupt status set. The non-blocking and timed forms are named as in
  * {@link java.util.concurrent.BlockingQueue}: {@link #offer(Object)}, {@link #poll()} and their timed twins; a
- * {@link Select} waits on several channels at once. Waiting threads park (virtual threads unmount): nothing holds a
- * monitor or a carrier while waiting.
+ * {@link Select} waits on several channels at once. A waiting thread may spin for a few microseconds, then parks (a
+ * virtual thread unmounts): it holds no monitor while it waits, nor its carrier past that spin.
  *
  * <p>The channel is {@link Iterable}: {@code for (T v : ch)} is Go's {@code for v := range ch}, a receive per value
  * until the channel is closed and drained.
