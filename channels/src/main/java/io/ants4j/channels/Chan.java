@@ -33,8 +33,9 @@ import java.util.function.Consumer;
  * value that raced with its departure goes to the next waiter. One whose value was handed over as it was interrupted
  * returns normally, with its interrupt status set. The non-blocking and timed forms are named as in
  * {@link java.util.concurrent.BlockingQueue}: {@link #offer(Object)}, {@link #poll()} and their timed twins; a
- * {@link Select} waits on several channels at once. A waiting thread may spin for a few microseconds, then parks (a
- * virtual thread unmounts): it holds no monitor while it waits, nor its carrier past that spin.
+ * {@link Select} waits on several channels at once. A waiting thread may first spin for some microseconds (a platform
+ * thread longer than a virtual one, and a timed wait never past its deadline), then parks (a virtual thread unmounts):
+ * it holds no monitor while it waits, nor its carrier past that spin.
  *
  * <p>The channel is {@link Iterable}: {@code for (T v : ch)} is Go's {@code for v := range ch}, a receive per value
  * until the channel is closed and drained.
@@ -208,8 +209,9 @@ public final class Chan<T> implements Iterable<T> {
      * Receives a value if that needs no wait: one is buffered or a sender is waiting (Go's {@code select} with a
      * receive case and a {@code default}).
      *
-     * @return the value, or null if none was ready or the channel is closed and drained ({@link #isClosed()} then
-     *     tells which: a closed channel found empty stays so)
+     * @return the value, or null if none was ready or the channel is closed and drained (to tell which, read
+     *     {@link #isClosed()} BEFORE the poll: a channel already closed when a poll finds it empty stays so; read after,
+     *     a value may have been sent and the channel closed in between)
      */
     @SuppressWarnings("unchecked")
     public T poll() {
@@ -223,7 +225,7 @@ public final class Chan<T> implements Iterable<T> {
      * @param timeout how long to wait at most; zero or less: not at all
      * @param unit the unit of {@code timeout}
      * @return the value, or null if the time ran out first (nothing was received) or the channel is closed and
-     *     drained ({@link #isClosed()} then tells which)
+     *     drained ({@link #isClosed()} read before the poll tells which, as for {@link #poll()})
      * @throws InterruptedException if the thread is interrupted on entry or while it waits; nothing was received
      * @throws NullPointerException if {@code unit} is null
      */

@@ -158,6 +158,9 @@ final class Waiter {
                     }
                     return outcome;
                 }
+                if (timed && (i & 31) == 0 && System.nanoTime() - deadline >= 0L) {
+                    break; // a timed wait spins no longer than its timeout
+                }
                 Thread.onSpinWait();
             }
             chan.spinMisses = chan.spinMisses + 1 & Integer.MAX_VALUE;
