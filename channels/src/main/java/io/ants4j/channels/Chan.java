@@ -215,7 +215,18 @@ public final class Chan<T> implements Iterable<T> {
      */
     @SuppressWarnings("unchecked")
     public T poll() {
-        Object value = tryReceive();
+        Object value;
+        Waiter sender;
+        lock.lock();
+        try {
+            value = takeLocked();
+            sender = claimedLocked();
+        } finally {
+            lock.unlock();
+        }
+        if (sender != null) {
+            sender.wake();
+        }
         return value == NOT_READY ? null : (T) value;
     }
 
@@ -432,23 +443,6 @@ public final class Chan<T> implements Iterable<T> {
     }
 
     // ---- internals ----
-
-    /** Receives a value if that needs no wait: the value, null if closed and drained, or NOT_READY. */
-    Object tryReceive() {
-        Object value;
-        Waiter sender;
-        lock.lock();
-        try {
-            value = takeLocked();
-            sender = claimedLocked();
-        } finally {
-            lock.unlock();
-        }
-        if (sender != null) {
-            sender.wake();
-        }
-        return value;
-    }
 
     private boolean send(T value, boolean timed, long nanos) throws InterruptedException {
         Objects.requireNonNull(value, "value");
