@@ -420,19 +420,7 @@ final class LifecycleOutOfMemoryProbe {
      * array: no allocation of an object with a field or two succeeds until {@link #freeHeap()}.
      */
     static void fillHeap() {
-        Object[] head = null;
-        for (int size = 1 << 16; size > 0; size >>= 1) {
-            try {
-                for (;;) {
-                    Object[] next = new Object[size];
-                    next[0] = head;
-                    head = next;
-                }
-            } catch (OutOfMemoryError e) {
-                hog = head; // keep it; try smaller pieces
-            }
-        }
-        hog = head;
+        hog = HeapFill.fill(null);
     }
 
     /** Lets the collector take back what {@link #fillHeap()} took. */

@@ -162,18 +162,6 @@ final class AWaitInterruptedOnAFullHeapKeepsTheInterruptProbe {
 
     /** Allocates until the heap is full, keeping everything reachable through {@link #hog}. */
     private static void fillHeap() {
-        Object[] head = hog;
-        for (int size = 1 << 16; size > 0; size >>= 1) {
-            try {
-                for (;;) {
-                    Object[] next = new Object[size];
-                    next[0] = head;
-                    head = next;
-                    hog = head;
-                }
-            } catch (OutOfMemoryError e) {
-                // smaller pieces
-            }
-        }
+        hog = HeapFill.fill(hog);
     }
 }

@@ -194,19 +194,7 @@ final class OutOfMemoryProbe {
 
     /** Allocates until the heap is full, keeping everything reachable through {@link #hog}. */
     static void fillHeap() {
-        Object[] head = null;
-        for (int size = 1 << 16; size > 0; size >>= 1) {
-            try {
-                for (;;) {
-                    Object[] next = new Object[size];
-                    next[0] = head;
-                    head = next;
-                }
-            } catch (OutOfMemoryError e) {
-                hog = head; // keep it; try smaller pieces
-            }
-        }
-        hog = head;
+        hog = HeapFill.fill(null);
     }
 
     /** Lets go of what {@link #fillHeap} keeps. */
