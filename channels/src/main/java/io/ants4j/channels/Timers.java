@@ -27,7 +27,9 @@ final class Timers {
      * schedule, and made again by the next if that failed. A schedule makes what it needs (the timer, a larger heap,
      * the thread if it is not running) before it changes anything, so an OutOfMemoryError leaves the timers as they
      * were. An error in the thread's loop (no memory for the Instant, or for the condition's node) leaves the due
-     * timer in the heap: the thread backs off a millisecond and tries again, so no timer is lost to it.
+     * timer in the heap: the thread backs off a millisecond and tries again, so no timer is lost to it. A channel
+     * its user closes (ours are not receive-only, as Go's are) drops its timer, also when closed between the
+     * thread's look at it and its offer: that is no error, and holds no other timer back.
      */
     private static final long BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** The farthest deadline kept: beyond it the nanoTime arithmetic would wrap (146 years). */
@@ -214,7 +216,12 @@ final class Timers {
             remove(t);
             return;
         }
-        chan.offer(Instant.now()); // a full channel keeps the tick it has: this one is dropped, as in Go
+        try {
+            chan.offer(Instant.now()); // a full channel keeps the tick it has: this one is dropped, as in Go
+        } catch (ChanClosedException closedSinceLooked) { // by its user, as the timer fired: no failure of ours
+            remove(t);
+            return;
+        }
         if (t.period == 0L) {
             remove(t);
         } else {
