@@ -96,8 +96,7 @@ final class Timers {
         Timers t = timers();
         t.lock.lock();
         try {
-            t.remove(ticker.timer);
-            ticker.chan.poll();
+            t.stopLocked(ticker);
         } finally {
             t.lock.unlock();
         }
@@ -144,8 +143,7 @@ final class Timers {
                 thread = started;
             }
             if (ticker != null) {
-                remove(ticker.timer);
-                chan.poll();
+                stopLocked(ticker);
                 ticker.timer = timer;
             }
             timer.index = size;
@@ -162,11 +160,16 @@ final class Timers {
 
     /**
      * Starts the thread: a daemon that keeps nothing of the thread that happens to start it (no inheritable
-     * thread-local values, no context class loader), since it lives as long as the JVM.
+     * thread-local values, no context class loader, not its thread group, which it would keep reachable, nor its
+     * priority), since it lives as long as the JVM: it goes in the root thread group, at normal priority.
      */
     private Thread startThread() {
-        Thread t = Thread.ofPlatform().daemon().name("ants4j-channels-timer").inheritInheritableThreadLocals(false)
-                .unstarted(this::run);
+        ThreadGroup root = Thread.currentThread().getThreadGroup();
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        Thread t = Thread.ofPlatform().group(root).priority(Thread.NORM_PRIORITY).daemon()
+                .name("ants4j-channels-timer").inheritInheritableThreadLocals(false).unstarted(this::run);
         t.setContextClassLoader(null);
         t.start();
         return t;
@@ -228,6 +231,17 @@ final class Timers {
             long missed = (now - t.when) / t.period; // ticks a slow thread missed are dropped
             t.when += (missed + 1) * t.period;
             siftDown(0);
+        }
+    }
+
+    /**
+     * Takes {@code ticker}'s timer out of the heap and, if it was there, a tick it left in the channel: a stopped
+     * ticker's channel holds no tick of it, and a value its user sent there stays.
+     */
+    private void stopLocked(Ticker ticker) {
+        if (ticker.timer.index >= 0) {
+            remove(ticker.timer);
+            ticker.chan.poll();
         }
     }
 
