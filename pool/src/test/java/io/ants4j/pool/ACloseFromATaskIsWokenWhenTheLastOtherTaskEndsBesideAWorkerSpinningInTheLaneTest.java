@@ -105,7 +105,7 @@ class ACloseFromATaskIsWokenWhenTheLastOtherTaskEndsBesideAWorkerSpinningInTheLa
      * preempted again just after its entry CAS, before its first look at its pool; the last other task ends and its
      * worker retires. This window is the documented limit (PoolCore, "Close from a task": a worker preempted between
      * its entry and its first look delays the wait until it runs again): {@code close()}/{@code releaseTimeout(30 s)}
-     * still waits 5 s later, and returns once the worker runs (the debugger lets it go), the pool terminating. See
+     * still waits 1 s later, and returns once the worker runs (the debugger lets it go), the pool terminating. See
      * {@link ACloseFromATaskBesideAWorkerEnteringTheLaneOfTheClosedPoolProbe}.
      */
     @Test

@@ -72,7 +72,10 @@ final class ALookingSubmitterOvertakesAWaiterProbe {
         DebuggerHolds.held("3"); // w's spinning mark is in the slot
         int waitingBefore = pool.waiting();
         DebuggerHolds.release("2");
-        boolean s1Served = s1Returned.await(10, TimeUnit.SECONDS);
+        // Negative wait: s1 must not return while q waits. With the defect s1's very next read of the slot sees w's
+        // mark and its CAS takes w, so it returns within microseconds of its resume (plus the debugger's resume);
+        // correct, s1 waits behind q and w stays held ("3") until OUTCOME, so this always waits it out: 1 s is ample.
+        boolean s1Served = s1Returned.await(1, TimeUnit.SECONDS);
         int waitingWhenS1Returned = pool.waiting();
         boolean qServedBefore = qReturned.getCount() == 0;
         System.out.println("STATE waiting before s1 resumed=" + waitingBefore + ", s1 returned=" + s1Served

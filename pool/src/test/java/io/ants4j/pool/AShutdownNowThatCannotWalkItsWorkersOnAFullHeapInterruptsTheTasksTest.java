@@ -70,8 +70,10 @@ class AShutdownNowThatCannotWalkItsWorkersOnAFullHeapInterruptsTheTasksTest {
         } catch (Throwable t) {
             thrown.set(t);
         }
-        boolean taskInterrupted = interrupted.await(5, TimeUnit.SECONDS);
-        boolean closed = pool.isShutdown();
+        boolean closed = pool.isShutdown(); // nothing closes or reopens the pool from here on
+        // The task's interrupt is waited for (a positive event: the full 5 s bound) only where the assertion needs it:
+        // a pool left open passes whether or not the task was interrupted.
+        boolean taskInterrupted = interrupted.await(closed ? 5 : 0, TimeUnit.SECONDS);
         try {
             assertTrue(taskInterrupted || !closed, "shutdownNow() threw " + thrown.get() + " and left the pool closed"
                     + " (isShutdown()=" + closed + ") with its running task never interrupted: " + pool);
@@ -113,7 +115,10 @@ class AShutdownNowThatCannotWalkItsWorkersOnAFullHeapInterruptsTheTasksTest {
         live.walkArmed.set(true); // armed once close() waits: the next walk is its shutdownNow's, not its own look-up
         closer.interrupt();
         closer.join(10_000);
-        boolean taskInterrupted = interrupted.await(2, TimeUnit.SECONDS);
+        // whether the task was interrupted is only reported in the failure message: it is waited for (2 s, a
+        // positive event) only when that message is shown
+        boolean passes = !closer.isAlive() && (thrown.get() == null || statusAfter.get());
+        boolean taskInterrupted = interrupted.await(passes ? 0 : 2, TimeUnit.SECONDS);
         try {
             assertTrue(!closer.isAlive() && (thrown.get() == null || statusAfter.get()),
                     "close() interrupted while waiting threw " + thrown.get() + "; interrupt status afterwards: "

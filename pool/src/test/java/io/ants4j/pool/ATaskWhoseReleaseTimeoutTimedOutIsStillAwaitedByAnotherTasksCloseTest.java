@@ -74,7 +74,9 @@ class ATaskWhoseReleaseTimeoutTimedOutIsStillAwaitedByAnotherTasksCloseTest {
         TestSupport.await(aTimedOut); // B runs: A's releaseTimeout timed out, the pool stays closed
         bClose.countDown();
         try {
-            boolean returnedEarly = bCloseReturned.await(2, TimeUnit.SECONDS);
+            // negative wait: with the defect B's close() counts A as a closer and returns at once, within
+            // microseconds of bClose: 1 s is ample
+            boolean returnedEarly = bCloseReturned.await(1, TimeUnit.SECONDS);
             assertFalse(returnedEarly && !aEndedWhenBsCloseReturned.get(),
                     "task B's close() returned while task A, which called releaseTimeout (timed out), not close,"
                             + " still runs: " + wp);

@@ -68,8 +68,10 @@ class AThreadWhoseWorkerHasNotBegunIsNotTakenForAClosingTaskTest {
                     }
                     goClose.countDown(); // the pool's start: the worker is listed live by now
                     try {
-                        // a correct close() there waits for termination, which needs this start to fail first
-                        foreignCloseReturned.await(3, TimeUnit.SECONDS);
+                        // a correct close() there waits for termination, which needs this start to fail first;
+                        // the defective one, counting the worker as a closing task with no other task running,
+                        // returns within microseconds of goClose: 1 s lets it do so
+                        foreignCloseReturned.await(1, TimeUnit.SECONDS);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
@@ -104,7 +106,8 @@ class AThreadWhoseWorkerHasNotBegunIsNotTakenForAClosingTaskTest {
             aEndedWhenBReturned.set(aEnded.get());
             bCloseReturned.countDown();
         });
-        boolean early = bCloseReturned.await(2, TimeUnit.SECONDS);
+        // negative wait: with the defect (a closer count left behind) B's close() returns within microseconds
+        boolean early = bCloseReturned.await(1, TimeUnit.SECONDS);
         releaseA.countDown();
         TestSupport.await(bCloseReturned);
         assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), pool.toString());
@@ -185,7 +188,9 @@ class AThreadWhoseWorkerHasNotBegunIsNotTakenForAClosingTaskTest {
         });
         TestSupport.await(inPrologue);
         goD.countDown();
-        boolean early = dCloseReturned.await(3, TimeUnit.SECONDS);
+        // negative wait: with the defect D's close() takes T's worker (the prologue's thread) for a closing task,
+        // sees only closers and returns within microseconds of goD: 1 s is ample
+        boolean early = dCloseReturned.await(1, TimeUnit.SECONDS);
         releaseT.countDown();
         TestSupport.await(dCloseReturned);
         assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), pool.toString());

@@ -136,7 +136,9 @@ class SingleFlightFailurePathsTest {
                 newerRunning.countDown();
                 // the pool gets a worker now and runs what it queued
                 pool.execute(() -> { });
-                staleDone.await(2, TimeUnit.SECONDS);
+                // negative wait: with the defect the stale function, queued first, runs on the worker just
+                // started, within milliseconds (a thread's start): 1 s is ample
+                staleDone.await(1, TimeUnit.SECONDS);
                 running.decrementAndGet();
                 return "newer";
             }));
