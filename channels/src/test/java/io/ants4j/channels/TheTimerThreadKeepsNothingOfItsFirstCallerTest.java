@@ -16,26 +16,18 @@ import org.junit.jupiter.api.Test;
  * classic redeploy leak; the JDK's own shared threads, InnocuousThread, inherit neither). Runs
  * {@link TimerThreadInheritanceProbe} in a JVM of its own, whose first Chan.after it makes. Review 62: the thread
  * took its creator's ThreadGroup and priority too (a MIN_PRIORITY caller of a group of its own: the group kept
- * reachable for the JVM's life, every timer run at MIN_PRIORITY): {@link TimerThreadGroupProbe}.
+ * reachable for the JVM's life, every timer run at MIN_PRIORITY).
  */
 class TheTimerThreadKeepsNothingOfItsFirstCallerTest {
 
     @Test
-    void theTimerThreadKeepsNeitherTheContextClassLoaderNorTheInheritableValuesOfItsFirstCaller() throws Exception {
-        runProbe(TimerThreadInheritanceProbe.class);
-    }
-
-    @Test
-    void theTimerThreadKeepsNeitherTheThreadGroupNorThePriorityOfItsFirstCaller() throws Exception {
-        runProbe(TimerThreadGroupProbe.class);
-    }
-
-    /** Runs {@code probe}'s main in a JVM of its own and asserts that it printed {@code OK} last. */
-    private static void runProbe(Class<?> probe) throws Exception {
+    void theTimerThreadKeepsNeitherTheGroupNorThePriorityNorTheContextClassLoaderNorTheInheritableValuesOfItsFirstCaller()
+            throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classPath = Path.of(Chan.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-                + File.pathSeparator + Path.of(probe.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Process p = new ProcessBuilder(java, "-Xmx64m", "-cp", classPath, probe.getName())
+                + File.pathSeparator + Path.of(TimerThreadInheritanceProbe.class.getProtectionDomain().getCodeSource()
+                        .getLocation().toURI());
+        Process p = new ProcessBuilder(java, "-Xmx64m", "-cp", classPath, TimerThreadInheritanceProbe.class.getName())
                 .redirectErrorStream(true).start();
         boolean ended = p.waitFor(60, TimeUnit.SECONDS);
         if (!ended) {

@@ -5,12 +5,15 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Run in a JVM of its own ({@link TheTimerThreadKeepsNothingOfItsFirstCallerTest}): a thread with a context class
- * loader of its own and an inheritable thread-local value makes the JVM's first Chan.after and ends; prints
- * {@code OK} if, once nothing else refers to them, the loader and the value are collected.
+ * Run in a JVM of its own ({@link TheTimerThreadKeepsNothingOfItsFirstCallerTest}): a thread of a thread group of its
+ * own (a web application's workers, say), at the lowest priority, with a context class loader of its own and an
+ * inheritable thread-local value makes the JVM's first Chan.after and ends; prints {@code OK} if, once nothing else
+ * refers to them, the group, the loader and the value are collected, and the timer thread runs at normal priority.
  */
 final class TimerThreadInheritanceProbe {
     private static final InheritableThreadLocal<Object> REQUEST = new InheritableThreadLocal<>();
@@ -19,8 +22,10 @@ final class TimerThreadInheritanceProbe {
     }
 
     public static void main(String[] args) throws Exception {
-        WeakReference<?>[] refs = new WeakReference<?>[2];
-        Thread caller = Thread.ofPlatform().start(() -> {
+        WeakReference<?>[] refs = new WeakReference<?>[3];
+        ThreadGroup workers = new ThreadGroup("webapp-workers");
+        refs[2] = new WeakReference<>(workers);
+        Thread caller = Thread.ofPlatform().group(workers).priority(Thread.MIN_PRIORITY).start(() -> {
             ClassLoader webapp = new URLClassLoader(new URL[0], null);
             Object value = new byte[1 << 20];
             refs[0] = new WeakReference<>(webapp);
@@ -39,14 +44,25 @@ final class TimerThreadInheritanceProbe {
         });
         caller.join();
         caller = null; // the ended caller itself still refers to its context class loader
-        for (int i = 0; i < 20 && (refs[0].get() != null || refs[1].get() != null); i++) {
+        workers = null;
+        int priority = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("ants4j-channels-timer")).findFirst().orElseThrow().getPriority();
+        for (int i = 0; i < 20 && (refs[0].get() != null || refs[1].get() != null || refs[2].get() != null); i++) {
             System.gc();
         }
-        String loader = refs[0].get() == null ? "" : "its context class loader";
-        String value = refs[1].get() == null ? "" : "its inheritable thread-local value";
-        System.out.println(loader.isEmpty() && value.isEmpty() ? "OK" : "FAILED: the first caller of Chan.after ended,"
-                + " yet the timer thread keeps " + loader + (loader.isEmpty() || value.isEmpty() ? "" : " and ")
-                + value + " reachable for the JVM's life");
+        List<String> kept = new ArrayList<>();
+        if (refs[0].get() != null) {
+            kept.add("its context class loader");
+        }
+        if (refs[1].get() != null) {
+            kept.add("its inheritable thread-local value");
+        }
+        if (refs[2].get() != null) {
+            kept.add("its thread group");
+        }
+        System.out.println(kept.isEmpty() && priority == Thread.NORM_PRIORITY ? "OK" : "FAILED: the first caller of"
+                + " Chan.after (thread group 'webapp-workers', priority 1) ended, yet the timer thread keeps " + kept
+                + " reachable for the JVM's life, at priority " + priority);
         System.exit(0);
     }
 }
