@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -90,8 +88,8 @@ class ACondWaitWhoseRelockThrowsKeepsTheInterruptTest {
      * lock"), whose {@code lock()} throws {@code Error("Maximum lock count exceeded")} at 2^30 - 1 read holds
      * (RWMutex.java:48-51). The waiter's read hold is released as it waits; read holds are taken up to the maximum
      * meanwhile; the waiter is interrupted, and its relock throws that Error (passed on as it is, as documented) with
-     * the interrupt status cleared. All but the last 1,000 holds are counted into the lock's word at once, as
-     * {@code RWMutexTest.holdReadLocks} does (taking all 2^30 - 1 with tryLock() took 5 to 11 s); the last ones are
+     * the interrupt status cleared. All but the last 1,000 holds are counted into the lock's word at once, by
+     * {@code RWMutexTest.holdReadLocks} (taking all 2^30 - 1 with tryLock() took 5 to 11 s); the last ones are
      * taken with tryLock(), up to the maximum's Error.
      */
     @org.junit.jupiter.api.Test
@@ -112,9 +110,7 @@ class ACondWaitWhoseRelockThrowsKeepsTheInterruptTest {
             }
         });
         Threads.until("the waiter waits with its read hold released", () -> rw.readers() == 0 && waiterParked(waiter));
-        VarHandle state = MethodHandles.privateLookupIn(RWMutex.class, MethodHandles.lookup())
-                .findVarHandle(RWMutex.class, "state", long.class);
-        assertTrue(state.compareAndSet(rw, 0L, (long) (MAX_READ_HOLDS - 1_000) << 32), "the lock is not free: " + rw);
+        RWMutexTest.holdReadLocks(rw, RWMutexTest.MAX_READ_HOLDS - 1_000);
         Error max = null;
         try {
             while (read.tryLock()) {
@@ -132,9 +128,6 @@ class ACondWaitWhoseRelockThrowsKeepsTheInterruptTest {
         assertTrue(statusAfter.get(), "Cond.await over an RWMutex read lock consumed the interrupt, then threw the "
                 + "relock's " + thrown.get() + " with the interrupt status cleared: the interrupt is lost");
     }
-
-    /** RWMutex's most read holds (RWMutex.java: MAX_READ_HOLDS); one more throws the Error. */
-    private static final int MAX_READ_HOLDS = (1 << 30) - 1;
 
     private static boolean waiterParked(Thread t) {
         Thread.State s = t.getState();

@@ -324,7 +324,7 @@ class RWMutexTest {
     }
 
     /** The documented bound on read holds, held or waited for: Go's rwmutexMaxReaders (2^30) less one. */
-    private static final int MAX_READ_HOLDS = (1 << 30) - 1;
+    static final int MAX_READ_HOLDS = (1 << 30) - 1;
 
     /**
      * At the bound, every form of read acquisition throws the Error ReentrantReadWriteLock throws
@@ -383,14 +383,14 @@ class RWMutexTest {
     }
 
     /**
-     * Makes {@code rw} count {@code n} read holds at once: 2^30 read locks one by one take seconds.
+     * Makes the free {@code rw} count {@code n} read holds at once: 2^30 read locks one by one take seconds.
      * Writes the state word as they would leave it: the reader count in its high 32 bits (see the
      * implementation notes of RWMutex).
      */
-    private static void holdReadLocks(RWMutex rw, int n) throws ReflectiveOperationException {
+    static void holdReadLocks(RWMutex rw, int n) throws ReflectiveOperationException {
         VarHandle state = MethodHandles.privateLookupIn(RWMutex.class, MethodHandles.lookup())
                 .findVarHandle(RWMutex.class, "state", long.class);
-        state.setVolatile(rw, (long) n << 32);
+        assertTrue(state.compareAndSet(rw, 0L, (long) n << 32), "the lock is not free: " + rw);
     }
 
     @Test
