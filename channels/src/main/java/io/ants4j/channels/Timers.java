@@ -9,7 +9,10 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
-/** The timers of {@link Chan#after} and {@link Ticker}: one daemon thread sends their values; made at first use. */
+/**
+ * The timers of {@link Chan#after} and {@link Ticker}: one daemon thread sends their values, started by a schedule
+ * when none runs and ending once it has had no timer for {@link #IDLE_NANOS}.
+ */
 final class Timers {
     /*
      * Implementation notes. Go's timer heap, on one daemon platform thread: the timers in a binary heap ordered by
@@ -23,15 +26,31 @@ final class Timers {
      * and its timer dropped from the heap, at the next schedule or wake-up of the thread (Go 1.23 collects
      * unreferenced timers). A Ticker holds its channel, so a ticker is collected with it.
      *
+     * The thread ends when it has nothing to do: finding the heap empty, it waits on the condition for IDLE_NANOS
+     * (1 s) and, if the wait timed out and the heap is still empty, clears the field thread under the lock and
+     * returns. That decision and every schedule are made under the lock, so there is no race between them: a
+     * schedule made before it put a timer in the heap (and signalled the waiting thread, its timer being the earliest),
+     * which the thread sees, and stays; a schedule made after it finds thread null and starts another (the thread
+     * that decided to exit touches nothing once it has let go of the lock). The thread may outlive its decision for
+     * a moment, with no timer of its own. A removal that empties the heap (a stop, a collected channel found)
+     * signals the condition, so the idle wait starts then, not at the removed timer's deadline. A timer of a channel
+     * collected while far from due keeps the thread until its deadline or the next schedule (the reference queue is
+     * looked at only then). A JVM, or a test run such as
+     * Fray's that needs every thread it started to end, is left with no thread of ours once no timer is pending.
+     *
      * Failures: the class's initialization makes nothing; the instance (lock, heap, thread) is made by the first
      * schedule, and made again by the next if that failed. A schedule makes what it needs (the timer, a larger heap,
-     * the thread if it is not running) before it changes anything, so an OutOfMemoryError leaves the timers as they
-     * were. An error in the thread's loop (no memory for the Instant, or for the condition's node) leaves the due
-     * timer in the heap: the thread backs off a millisecond and tries again, so no timer is lost to it. A channel
+     * the thread if none is running) before it changes anything, so an OutOfMemoryError leaves the timers as they
+     * were (an error starting the thread leaves thread as it was: null, or a thread that is no longer alive). An
+     * error in the thread's loop (no memory for the Instant, or for the condition's node) leaves the due timer in
+     * the heap: the thread backs off a millisecond and tries again, so no timer is lost to it; only the idle exit,
+     * decided with the lock held and the heap empty, ends the loop. A channel
      * its user closes (ours are not receive-only, as Go's are) drops its timer, also when closed between the
      * thread's look at it and its offer: that is no error, and holds no other timer back.
      */
     private static final long BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** How long the thread waits with no timer in the heap before it ends; the next schedule starts another. */
+    static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** The farthest deadline kept: beyond it the nanoTime arithmetic would wrap (146 years). */
     private static final long MAX_DELAY = Long.MAX_VALUE / 2;
     private static volatile Timers instance;
@@ -41,7 +60,11 @@ final class Timers {
     private final ReferenceQueue<Chan<Instant>> collected = new ReferenceQueue<>();
     private Timer[] heap = new Timer[16];
     private int size;
-    private Thread thread;
+    /**
+     * The thread, written under the lock: null when none runs (never started, or it ended idle). Volatile only for
+     * {@link #thread()}, which tests call while they hold a lock the thread may be waiting for under ours.
+     */
+    private volatile Thread thread;
 
     private Timers() {
     }
@@ -117,6 +140,12 @@ final class Timers {
         }
     }
 
+    /** The timer thread, or null if none runs now (for tests: it ends once idle for {@link #IDLE_NANOS}). */
+    static Thread thread() {
+        Timers t = instance;
+        return t == null ? null : t.thread;
+    }
+
     /** The lock under which the timers fire and stop (for tests that hold a firing back). */
     static ReentrantLock lock() {
         return timers().lock;
@@ -161,7 +190,8 @@ final class Timers {
     /**
      * Starts the thread: a daemon that keeps nothing of the thread that happens to start it (no inheritable
      * thread-local values, no context class loader, not its thread group, which it would keep reachable, nor its
-     * priority), since it lives as long as the JVM: it goes in the root thread group, at normal priority.
+     * priority), since it may live as long as the JVM (while timers are pending): it goes in the root thread group,
+     * at normal priority.
      */
     private Thread startThread() {
         ThreadGroup root = Thread.currentThread().getThreadGroup();
@@ -175,13 +205,18 @@ final class Timers {
         return t;
     }
 
-    /** The thread's loop: it never ends; an error leaves every timer in place and is tried again. */
+    /**
+     * The thread's loop: it ends only when idle (see {@link #fireOrWait}); an error leaves every timer in place and
+     * is tried again.
+     */
     private void run() {
         for (;;) {
             try {
                 lock.lock();
                 try {
-                    fireOrWait();
+                    if (!fireOrWait()) {
+                        return; // thread was cleared under the lock: the next schedule starts another
+                    }
                 } finally {
                     lock.unlock();
                 }
@@ -200,30 +235,42 @@ final class Timers {
         }
     }
 
-    /** Under the lock: fires the earliest timer if it is due, else waits until it is (or a new one comes). */
-    private void fireOrWait() throws InterruptedException {
+    /**
+     * Under the lock: fires the earliest timer if it is due, else waits until it is (or a new one comes). With no
+     * timer it waits up to {@link #IDLE_NANOS} for one; if none came, it clears {@code thread} and returns false:
+     * the thread ends, and a schedule from now on starts another.
+     */
+    private boolean fireOrWait() throws InterruptedException {
         purgeCollected();
         if (size == 0) {
-            due.await();
-            return;
+            if (due.awaitNanos(IDLE_NANOS) <= 0L) {
+                purgeCollected();
+                if (size == 0) { // else a schedule made before this decision put a timer in: stay
+                    if (thread == Thread.currentThread()) {
+                        thread = null;
+                    }
+                    return false;
+                }
+            }
+            return true;
         }
         Timer t = heap[0];
         long now = System.nanoTime();
         long delay = t.when - now;
         if (delay > 0L) {
             due.awaitNanos(delay);
-            return;
+            return true;
         }
         Chan<Instant> chan = t.get();
         if (chan == null || chan.isClosed()) {
             remove(t);
-            return;
+            return true;
         }
         try {
             chan.offer(Instant.now()); // a full channel keeps the tick it has: this one is dropped, as in Go
         } catch (ChanClosedException closedSinceLooked) { // by its user, as the timer fired: no failure of ours
             remove(t);
-            return;
+            return true;
         }
         if (t.period == 0L) {
             remove(t);
@@ -232,6 +279,7 @@ final class Timers {
             t.when += (missed + 1) * t.period;
             siftDown(0);
         }
+        return true;
     }
 
     /**
@@ -251,6 +299,7 @@ final class Timers {
         }
     }
 
+    /** Under the lock: takes {@code t} out of the heap; the last one out wakes the thread to start its idle wait. */
     private void remove(Timer t) {
         int i = t.index;
         if (i < 0) {
@@ -259,6 +308,9 @@ final class Timers {
         t.index = -1;
         Timer last = heap[--size];
         heap[size] = null;
+        if (size == 0) {
+            due.signal(); // a thread waiting for this timer's deadline would wait that long for nothing
+        }
         if (last != t) {
             heap[i] = last;
             last.index = i;

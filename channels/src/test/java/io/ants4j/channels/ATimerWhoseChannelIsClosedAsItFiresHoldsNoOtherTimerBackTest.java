@@ -57,18 +57,12 @@ class ATimerWhoseChannelIsClosedAsItFiresHoldsNoOtherTimerBackTest {
         assertNotNull(after.poll(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "the timers still fire");
     }
 
+    /** The timers' thread (not one that ended idle and is still on its way out: it has the same name). */
     private static Thread timerThread() {
-        long bound = System.nanoTime() + Threads.TIMEOUT_NANOS;
-        for (;;) {
-            for (Thread t : Thread.getAllStackTraces().keySet()) {
-                if (t.getName().equals("ants4j-channels-timer")) {
-                    return t;
-                }
-            }
-            if (System.nanoTime() - bound > 0L) {
-                throw new AssertionError("setup: no timer thread");
-            }
-            Thread.onSpinWait();
+        Thread t = Timers.thread();
+        if (t == null) {
+            throw new AssertionError("setup: no timer thread after a schedule");
         }
+        return t;
     }
 }

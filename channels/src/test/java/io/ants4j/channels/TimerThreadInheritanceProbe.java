@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class TimerThreadInheritanceProbe {
     private static final InheritableThreadLocal<Object> REQUEST = new InheritableThreadLocal<>();
+    /** A timer of an hour, made by the caller: the timer thread, which ends once idle for 1 s, stays for the probe. */
+    private static volatile Chan<Instant> pending;
 
     private TimerThreadInheritanceProbe() {
     }
@@ -34,6 +36,7 @@ final class TimerThreadInheritanceProbe {
             REQUEST.set(value);
             try {
                 Chan<Instant> c = Chan.after(Duration.ofMillis(1));
+                pending = Chan.after(Duration.ofHours(1));
                 if (c.poll(10, TimeUnit.SECONDS) == null) {
                     throw new AssertionError("no value within 10 s");
                 }
@@ -45,8 +48,8 @@ final class TimerThreadInheritanceProbe {
         caller.join();
         caller = null; // the ended caller itself still refers to its context class loader
         workers = null;
-        int priority = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().equals("ants4j-channels-timer")).findFirst().orElseThrow().getPriority();
+        Thread timerThread = Timers.thread();
+        int priority = timerThread.getPriority();
         for (int i = 0; i < 20 && (refs[0].get() != null || refs[1].get() != null || refs[2].get() != null); i++) {
             System.gc();
         }
@@ -59,6 +62,10 @@ final class TimerThreadInheritanceProbe {
         }
         if (refs[2].get() != null) {
             kept.add("its thread group");
+        }
+        if (!timerThread.isAlive() || Timers.thread() != timerThread || pending.len() != 0) {
+            System.out.println("setup: the timer thread, kept by a pending timer of an hour, ended");
+            System.exit(0);
         }
         System.out.println(kept.isEmpty() && priority == Thread.NORM_PRIORITY ? "OK" : "FAILED: the first caller of"
                 + " Chan.after (thread group 'webapp-workers', priority 1) ended, yet the timer thread keeps " + kept
