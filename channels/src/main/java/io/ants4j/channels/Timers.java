@@ -5,7 +5,6 @@ import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -16,8 +15,9 @@ import java.util.concurrent.locks.ReentrantLock;
 final class Timers {
     /*
      * Implementation notes. Go's timer heap, on one daemon platform thread: the timers in a binary heap ordered by
-     * deadline, under one lock. The thread sleeps on the lock's condition until the earliest deadline (a schedule
-     * that makes a new earliest one signals it), then fires the timers due: an offer of Instant.now() into the
+     * deadline, under one lock. The thread parks (LockSupport.parkNanos, outside the lock, this instance its blocker)
+     * until the earliest deadline (a schedule that makes a new earliest one unparks it; an unpark between its unlock
+     * and its park leaves a permit, so none is lost), then fires the timers due: an offer of Instant.now() into the
      * timer's channel of capacity 1, under the lock, so it never blocks, and a stop (under the same lock) that has
      * returned is followed by no tick. A ticker's next deadline is the first multiple of its period after now: ticks
      * missed by a slow thread are dropped, so a ticker of a tiny period cannot hold the deadlines of the others back.
@@ -26,14 +26,16 @@ final class Timers {
      * and its timer dropped from the heap, at the next schedule or wake-up of the thread (Go 1.23 collects
      * unreferenced timers). A Ticker holds its channel, so a ticker is collected with it.
      *
-     * The thread ends when it has nothing to do: finding the heap empty, it waits on the condition for IDLE_NANOS
-     * (1 s) and, if the wait timed out and the heap is still empty, clears the field thread under the lock and
-     * returns. That decision and every schedule are made under the lock, so there is no race between them: a
-     * schedule made before it put a timer in the heap (and signalled the waiting thread, its timer being the earliest),
-     * which the thread sees, and stays; a schedule made after it finds thread null and starts another (the thread
-     * that decided to exit touches nothing once it has let go of the lock). The thread may outlive its decision for
-     * a moment, with no timer of its own. A removal that empties the heap (a stop, a collected channel found)
-     * signals the condition, so the idle wait starts then, not at the removed timer's deadline. A timer of a channel
+     * The thread ends when it has nothing to do: finding the heap empty, it parks for IDLE_NANOS (1 s) and if, back
+     * under the lock once that time has passed, the heap is still empty, it clears the field thread and returns.
+     * That decision and every schedule are made under the lock, so there is no race between them: a schedule made
+     * before it put a timer in the heap (and unparked the idle thread, its timer being the earliest), which the
+     * thread sees, and stays; a schedule made after it finds thread null and starts another (the thread that decided
+     * to exit touches nothing once it has let go of the lock). The thread may outlive its decision for a moment, with
+     * no timer of its own. A removal that empties the heap (a stop, a collected channel found) unparks the thread,
+     * so the idle time starts then, not at the removed timer's deadline. (A park, not a wait on a Condition of the
+     * lock: Fray 0.9.2, which explores this class, turns a Condition's timed wait into an untimed one underneath, and
+     * a park allocates nothing where the condition's wait made a node.) A timer of a channel
      * collected while far from due keeps the thread until its deadline or the next schedule (the reference queue is
      * looked at only then). A JVM, or a test run such as
      * Fray's that needs every thread it started to end, is left with no thread of ours once no timer is pending.
@@ -42,7 +44,7 @@ final class Timers {
      * schedule, and made again by the next if that failed. A schedule makes what it needs (the timer, a larger heap,
      * the thread if none is running) before it changes anything, so an OutOfMemoryError leaves the timers as they
      * were (an error starting the thread leaves thread as it was: null, or a thread that is no longer alive). An
-     * error in the thread's loop (no memory for the Instant, or for the condition's node) leaves the due timer in
+     * error in the thread's loop (no memory for the Instant, or for the lock's queue node) leaves the due timer in
      * the heap: the thread backs off a millisecond and tries again, so no timer is lost to it; only the idle exit,
      * decided with the lock held and the heap empty, ends the loop. A channel
      * its user closes (ours are not receive-only, as Go's are) drops its timer, also when closed between the
@@ -56,7 +58,6 @@ final class Timers {
     private static volatile Timers instance;
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition due = lock.newCondition();
     private final ReferenceQueue<Chan<Instant>> collected = new ReferenceQueue<>();
     private Timer[] heap = new Timer[16];
     private int size;
@@ -65,6 +66,9 @@ final class Timers {
      * {@link #thread()}, which tests call while they hold a lock the thread may be waiting for under ours.
      */
     private volatile Thread thread;
+    /** The thread's, under the lock: whether it found the heap empty last time, and until when it then waits. */
+    private boolean idle;
+    private long idleUntil;
 
     private Timers() {
     }
@@ -179,7 +183,7 @@ final class Timers {
             heap[size++] = timer;
             siftUp(timer.index);
             if (timer.index == 0) {
-                due.signal();
+                LockSupport.unpark(thread); // a new earliest deadline (or the end of the idle time)
             }
         } finally {
             lock.unlock();
@@ -212,15 +216,21 @@ final class Timers {
     private void run() {
         for (;;) {
             try {
+                long park;
                 lock.lock();
                 try {
-                    if (!fireOrWait()) {
-                        return; // thread was cleared under the lock: the next schedule starts another
-                    }
+                    park = fireOrWait();
                 } finally {
                     lock.unlock();
                 }
-            } catch (Throwable e) { // no memory for the Instant or the condition's node: try again
+                if (park < 0L) {
+                    return; // thread was cleared under the lock: the next schedule starts another
+                }
+                if (park > 0L) {
+                    LockSupport.parkNanos(this, park); // an unpark since the unlock returns at once
+                    Thread.interrupted(); // nobody should interrupt us; if someone did, a park would return at once
+                }
+            } catch (Throwable e) { // no memory for the Instant or the lock's queue node: try again
                 backOff();
             }
         }
@@ -236,41 +246,45 @@ final class Timers {
     }
 
     /**
-     * Under the lock: fires the earliest timer if it is due, else waits until it is (or a new one comes). With no
-     * timer it waits up to {@link #IDLE_NANOS} for one; if none came, it clears {@code thread} and returns false:
-     * the thread ends, and a schedule from now on starts another.
+     * Under the lock: fires the earliest timer if it is due (and returns 0: look again), else returns how long to
+     * park until it is. With no timer it parks up to {@link #IDLE_NANOS} from when it found the heap empty; if the
+     * heap is still empty once that time has passed, it clears {@code thread} and returns -1: the thread ends, and
+     * a schedule from now on starts another.
      */
-    private boolean fireOrWait() throws InterruptedException {
+    private long fireOrWait() {
         purgeCollected();
-        if (size == 0) {
-            if (due.awaitNanos(IDLE_NANOS) <= 0L) {
-                purgeCollected();
-                if (size == 0) { // else a schedule made before this decision put a timer in: stay
-                    if (thread == Thread.currentThread()) {
-                        thread = null;
-                    }
-                    return false;
-                }
-            }
-            return true;
-        }
-        Timer t = heap[0];
         long now = System.nanoTime();
+        if (size == 0) { // else a schedule made before the idle time ran out put a timer in: the thread stays
+            if (!idle) {
+                idle = true;
+                idleUntil = now + IDLE_NANOS;
+            }
+            long left = idleUntil - now;
+            if (left > 0L) {
+                return left;
+            }
+            idle = false;
+            if (thread == Thread.currentThread()) {
+                thread = null;
+            }
+            return -1L;
+        }
+        idle = false;
+        Timer t = heap[0];
         long delay = t.when - now;
         if (delay > 0L) {
-            due.awaitNanos(delay);
-            return true;
+            return delay;
         }
         Chan<Instant> chan = t.get();
         if (chan == null || chan.isClosed()) {
             remove(t);
-            return true;
+            return 0L;
         }
         try {
             chan.offer(Instant.now()); // a full channel keeps the tick it has: this one is dropped, as in Go
         } catch (ChanClosedException closedSinceLooked) { // by its user, as the timer fired: no failure of ours
             remove(t);
-            return true;
+            return 0L;
         }
         if (t.period == 0L) {
             remove(t);
@@ -279,7 +293,7 @@ final class Timers {
             t.when += (missed + 1) * t.period;
             siftDown(0);
         }
-        return true;
+        return 0L;
     }
 
     /**
@@ -299,7 +313,7 @@ final class Timers {
         }
     }
 
-    /** Under the lock: takes {@code t} out of the heap; the last one out wakes the thread to start its idle wait. */
+    /** Under the lock: takes {@code t} out of the heap; the last one out wakes the thread to start its idle time. */
     private void remove(Timer t) {
         int i = t.index;
         if (i < 0) {
@@ -308,8 +322,8 @@ final class Timers {
         t.index = -1;
         Timer last = heap[--size];
         heap[size] = null;
-        if (size == 0) {
-            due.signal(); // a thread waiting for this timer's deadline would wait that long for nothing
+        if (size == 0 && thread != Thread.currentThread()) {
+            LockSupport.unpark(thread); // a thread parked until this timer's deadline would wait that long for nothing
         }
         if (last != t) {
             heap[i] = last;

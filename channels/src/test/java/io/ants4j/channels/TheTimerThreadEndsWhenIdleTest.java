@@ -18,18 +18,18 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Timers' notes: the timer thread "ends when it has nothing to do: finding the heap empty, it waits on the condition
- * for IDLE_NANOS (1 s) and, if the wait timed out and the heap is still empty, clears the field thread under the lock
+ * Timers' notes: the timer thread "ends when it has nothing to do: finding the heap empty, it parks for IDLE_NANOS
+ * (1 s) and if, back under the lock once that time has passed, the heap is still empty, it clears the field thread
  * and returns ... a schedule made before it put a timer in the heap ..., which the thread sees, and stays; a schedule
  * made after it finds thread null and starts another". The two races are made to happen with the timers' lock held
- * by the test: the thread, its idle wait timed out, queues on the lock; a schedule is made before it gets the lock
- * (the test's own, reentrant) or right after its decision (a thread queued behind it).
+ * by the test: the thread, its idle time over, queues on the lock; a schedule is made before it gets the lock (the
+ * test's own, reentrant) or right after its decision (a thread queued behind it).
  */
 class TheTimerThreadEndsWhenIdleTest {
 
     /**
      * No timer of an earlier test class may be left (one of a collected channel is purged only when looked at): each
-     * test starts with an empty heap, and the removal that empties it wakes the thread into its idle wait.
+     * test starts with an empty heap, and the removal that empties it wakes the thread into its idle time.
      */
     @BeforeEach
     void noTimerPending() {
@@ -126,8 +126,8 @@ class TheTimerThreadEndsWhenIdleTest {
     }
 
     /**
-     * Fires a timer and returns the thread once it is in its idle wait (the heap empty; a timed wait on the timers'
-     * condition, not on the lock): a thread queued on the lock later has its idle wait behind it.
+     * Fires a timer and returns the thread once it is in its idle wait (the heap empty; a timed park with the timers
+     * as its blocker, not a wait for the lock): a thread queued on the lock later has its idle wait behind it.
      */
     private static Thread idleThread() throws InterruptedException {
         Chan<Instant> c = Chan.after(Duration.ofMillis(1));

@@ -1,0 +1,176 @@
+package io.ants4j.systematic;
+
+import static io.ants4j.systematic.FrayThreads.join;
+import static io.ants4j.systematic.FrayThreads.start;
+import static io.ants4j.systematic.FrayThreads.until;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ants4j.channels.Chan;
+import io.ants4j.channels.Select;
+import io.ants4j.channels.Ticker;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.core.command.SystemTimeDelegateType;
+import org.pastalab.fray.core.scheduler.RandomScheduler;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.FrayTest;
+
+/**
+ * The blocking contracts of the channels' timers ({@link Chan#after}, {@link Ticker}), explored by Fray with the timer
+ * thread of the library itself ({@code ants4j-channels-timer}, a platform thread) on Fray's virtual clock. The thread
+ * ends once it has had no timer for 1 s (virtual: Fray jumps there when every thread waits), so every iteration ends
+ * by joining it, and a schedule in the next iteration starts another. Stops and resets race a firing by yielding a
+ * few scheduling steps (0.1 ms of virtual time each) against a period of 1 ms.
+ */
+@ExtendWith(FrayTestExtension.class)
+class TimersFrayTest {
+    private static final String TIMER_THREAD = "ants4j-channels-timer";
+    /** Timers.IDLE_NANOS (package-private there): how long the timer thread waits with no timer before it ends. */
+    private static final long IDLE_MILLIS = 1000;
+
+    /** Chan.after: "a channel of capacity 1 that will hold one value": of two receivers exactly one gets it. */
+    @FrayTest(iterations = 40 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void afterSendsOneValueThatOneOfTwoReceiversGets() throws InterruptedException {
+        Chan<Instant> c = Chan.after(Duration.ofMillis(1));
+        AtomicReference<Instant> first = new AtomicReference<>();
+        AtomicReference<Instant> second = new AtomicReference<>();
+        Thread r1 = start("receiver 1", () -> first.set(c.poll(50, TimeUnit.MILLISECONDS)));
+        Thread r2 = start("receiver 2", () -> second.set(c.poll(50, TimeUnit.MILLISECONDS)));
+        join(r1, r2);
+        assertTrue(first.get() != null ^ second.get() != null, "received: " + first.get() + ", " + second.get());
+        joinTimerThreads();
+        assertNull(c.poll(), "after sent a second value");
+    }
+
+    /**
+     * Ticker.stop: "no tick is sent after this method returns, and a tick left in the channel is taken out", with the
+     * stop racing the timer thread's firing of a 1 ms ticker: once stop returns the channel is empty, and it stays so
+     * after the timer thread has ended.
+     */
+    @FrayTest(iterations = 60 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aStopRacingAFiringLeavesNoTickAndNoneIsSentAfter() throws InterruptedException {
+        Ticker ticker = new Ticker(Duration.ofMillis(1));
+        Thread stopper = start("stopper", () -> {
+            yieldSteps(12);
+            ticker.stop();
+            assertNull(ticker.chan().poll(), "a tick was left in the channel after stop returned");
+        });
+        join(stopper);
+        joinTimerThreads();
+        assertNull(ticker.chan().poll(), "a tick was sent after stop returned");
+    }
+
+    /**
+     * Ticker.reset: "stops the ticker and starts it again with a new period, the next tick one period from now; a tick
+     * left in the channel is taken out", racing a firing of the old 1 ms period: once reset returns the channel is
+     * empty, and the next tick comes a new period (5 ms) after the reset, not a tick of the old period.
+     */
+    @FrayTest(iterations = 60 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aResetRacingAFiringLeavesNoTickOfTheOldPeriod() throws InterruptedException {
+        Ticker ticker = new Ticker(Duration.ofMillis(1));
+        Thread resetter = start("resetter", () -> {
+            yieldSteps(12);
+            long before = System.nanoTime();
+            ticker.reset(Duration.ofMillis(5));
+            assertNull(ticker.chan().poll(), "a tick was left in the channel after reset returned");
+            assertNotNull(ticker.chan().poll(1, TimeUnit.SECONDS), "no tick of the new period");
+            long waited = System.nanoTime() - before;
+            assertTrue(waited >= TimeUnit.MILLISECONDS.toNanos(5), "a tick " + waited + " ns after the reset");
+            ticker.stop();
+        });
+        join(resetter);
+        joinTimerThreads();
+        assertNull(ticker.chan().poll(), "a tick was sent after stop returned");
+    }
+
+    /**
+     * A stop from another thread while a receiver waits in a select on the ticker's channel and a timeout case (a
+     * Chan.after of 3 ms): the select returns with one case; the tick it got, if any, was sent before the stop; the
+     * timeout's channel, if the tick won, still gets its one value; no tick is left or sent after the stop.
+     */
+    @FrayTest(iterations = 60 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aStopWhileAReceiverSelectsWithATimeoutCase() throws InterruptedException {
+        Ticker ticker = new Ticker(Duration.ofMillis(2));
+        AtomicReference<Chan<Instant>> timeout = new AtomicReference<>();
+        AtomicReference<Instant> tick = new AtomicReference<>();
+        AtomicInteger chosen = new AtomicInteger(-1);
+        Thread receiver = start("receiver", () -> {
+            Chan<Instant> t = Chan.after(Duration.ofMillis(3));
+            timeout.set(t);
+            chosen.set(Select.select(ticker.chan().onReceive(tick::set), t.onReceive(v -> { })));
+        });
+        Thread stopper = start("stopper", () -> {
+            yieldSteps(20);
+            ticker.stop();
+            assertNull(ticker.chan().poll(), "a tick was left in the channel after stop returned");
+        });
+        join(receiver, stopper);
+        joinTimerThreads();
+        if (chosen.get() == 0) {
+            assertNotNull(tick.get());
+            assertEquals(1, timeout.get().len(), "the timeout case lost, yet its channel did not get its value");
+        } else {
+            assertEquals(1, chosen.get());
+            assertNull(tick.get());
+            assertEquals(0, timeout.get().len(), "the timeout's channel got a second value");
+        }
+        assertNull(ticker.chan().poll(), "a tick was sent after stop returned");
+    }
+
+    /**
+     * The timer thread's idle end racing a schedule: a Chan.after made as the thread's idle wait (1 s) runs out, just
+     * before or just after it decides to end, is fired (by it, or by a thread the schedule starts).
+     */
+    @FrayTest(iterations = 40 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimerScheduledAsTheIdleThreadEndsIsFired() throws InterruptedException {
+        assertNotNull(Chan.after(Duration.ofMillis(1)).poll(1, TimeUnit.SECONDS), "the first timer did not fire");
+        List<Thread> idle = timerThreads();
+        assertEquals(1, idle.size(), "timer threads: " + idle);
+        Thread timer = idle.get(0);
+        Thread late = start("late scheduler", () -> {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS - 10));
+            until("the idle wait runs out", () -> timer.getState() != Thread.State.TIMED_WAITING);
+            Chan<Instant> c = Chan.after(Duration.ofMillis(1));
+            assertNotNull(c.poll(1, TimeUnit.SECONDS), "a timer scheduled as the idle timer thread ended never fired");
+        });
+        join(late);
+        joinTimerThreads();
+    }
+
+    /** Runs {@code n} scheduling steps (each 0.1 ms of virtual time), at each of which Fray may run another thread. */
+    private static void yieldSteps(int n) {
+        for (int i = 0; i < n; i++) {
+            Thread.yield();
+        }
+    }
+
+    private static List<Thread> timerThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(TIMER_THREAD)).toList();
+    }
+
+    /** Every iteration ends with the timer thread gone: it ends once idle for 1 s (virtual) with no timer left. */
+    private static void joinTimerThreads() throws InterruptedException {
+        for (Thread t : timerThreads()) {
+            join(t);
+        }
+    }
+}
