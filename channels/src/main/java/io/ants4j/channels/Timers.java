@@ -45,8 +45,11 @@ final class Timers {
      * the thread if none is running) before it changes anything, so an OutOfMemoryError leaves the timers as they
      * were (an error starting the thread leaves thread as it was: null, or a thread that is no longer alive). An
      * error in the thread's loop (no memory for the Instant, or for the lock's queue node) leaves the due timer in
-     * the heap: the thread backs off a millisecond and tries again, so no timer is lost to it; only the idle exit,
-     * decided with the lock held and the heap empty, ends the loop. A channel
+     * the heap: the thread backs off a millisecond and tries again, so no timer is lost to it. That retry is for a
+     * VirtualMachineError (out of memory, out of stack) only: any other throwable (none is thrown by this code; a
+     * defect, or a tool that ends the threads it runs, as Fray ends each thread of an iteration that failed with
+     * its TargetTerminateException, an Error) ends the thread, which a retry for ever would keep alive. Its field
+     * thread then still names it, and the next schedule, seeing it no longer alive, starts another. A channel
      * its user closes (ours are not receive-only, as Go's are) drops its timer, also when closed between the
      * thread's look at it and its offer: that is no error, and holds no other timer back.
      */
@@ -210,8 +213,8 @@ final class Timers {
     }
 
     /**
-     * The thread's loop: it ends only when idle (see {@link #fireOrWait}); an error leaves every timer in place and
-     * is tried again.
+     * The thread's loop: it ends when idle (see {@link #fireOrWait}); a VirtualMachineError (no memory, no stack)
+     * leaves every timer in place and is tried again; any other throwable ends the thread (see the class notes).
      */
     private void run() {
         for (;;) {
@@ -230,7 +233,7 @@ final class Timers {
                     LockSupport.parkNanos(this, park); // an unpark since the unlock returns at once
                     Thread.interrupted(); // nobody should interrupt us; if someone did, a park would return at once
                 }
-            } catch (Throwable e) { // no memory for the Instant or the lock's queue node: try again
+            } catch (VirtualMachineError e) { // no memory for the Instant or the lock's queue node: try again
                 backOff();
             }
         }

@@ -2,8 +2,8 @@ package io.ants4j.systematic;
 
 import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
-import static io.ants4j.systematic.FrayThreads.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,8 +28,11 @@ import org.pastalab.fray.junit.junit5.annotations.FrayTest;
  * The blocking contracts of the channels' timers ({@link Chan#after}, {@link Ticker}), explored by Fray with the timer
  * thread of the library itself ({@code ants4j-channels-timer}, a platform thread) on Fray's virtual clock. The thread
  * ends once it has had no timer for 1 s (virtual: Fray jumps there when every thread waits), so every iteration ends
- * by joining it, and a schedule in the next iteration starts another. Stops and resets race a firing by yielding a
- * few scheduling steps (0.1 ms of virtual time each) against a period of 1 ms.
+ * by joining it, and a schedule in the next iteration starts another. A timed wait ends only when Fray's clock jumps
+ * (when no thread can run), to the nearest deadline, in whole milliseconds, and every wait due by then ends at once:
+ * so a stop or a reset races a firing by parking a whole number of periods of a 1 ms ticker, which ends its park in
+ * the same jump as the timer thread's, and Fray then chooses their order (a thread that yields instead never lets
+ * the clock jump, and so always comes before the firing).
  */
 @ExtendWith(FrayTestExtension.class)
 class TimersFrayTest {
@@ -64,7 +67,7 @@ class TimersFrayTest {
     void aStopRacingAFiringLeavesNoTickAndNoneIsSentAfter() throws InterruptedException {
         Ticker ticker = new Ticker(Duration.ofMillis(1));
         Thread stopper = start("stopper", () -> {
-            yieldSteps(12);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(3));
             ticker.stop();
             assertNull(ticker.chan().poll(), "a tick was left in the channel after stop returned");
         });
@@ -75,8 +78,10 @@ class TimersFrayTest {
 
     /**
      * Ticker.reset: "stops the ticker and starts it again with a new period, the next tick one period from now; a tick
-     * left in the channel is taken out", racing a firing of the old 1 ms period: once reset returns the channel is
-     * empty, and the next tick comes a new period (5 ms) after the reset, not a tick of the old period.
+     * left in the channel is taken out", racing a firing of the old 1 ms period: the first tick taken after reset
+     * returns, at once or later, is of the new period (5 ms): its time is 5 ms or more after the reset began. (Not
+     * "the channel is empty when reset returns": Fray's clock moves with every scheduling step, so a tick of the new
+     * period may come before the resetter looks.)
      */
     @FrayTest(iterations = 60 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
@@ -84,13 +89,14 @@ class TimersFrayTest {
     void aResetRacingAFiringLeavesNoTickOfTheOldPeriod() throws InterruptedException {
         Ticker ticker = new Ticker(Duration.ofMillis(1));
         Thread resetter = start("resetter", () -> {
-            yieldSteps(12);
-            long before = System.nanoTime();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(3));
+            Instant before = Instant.now(); // Fray's clock: one with System.nanoTime, in whole milliseconds
             ticker.reset(Duration.ofMillis(5));
-            assertNull(ticker.chan().poll(), "a tick was left in the channel after reset returned");
-            assertNotNull(ticker.chan().poll(1, TimeUnit.SECONDS), "no tick of the new period");
-            long waited = System.nanoTime() - before;
-            assertTrue(waited >= TimeUnit.MILLISECONDS.toNanos(5), "a tick " + waited + " ns after the reset");
+            Instant left = ticker.chan().poll();
+            Instant next = left != null ? left : ticker.chan().poll(1, TimeUnit.SECONDS);
+            assertNotNull(next, "no tick of the new period");
+            assertFalse(next.isBefore(before.plusMillis(5)), () -> "a tick of " + next + " taken after the reset of "
+                    + before + (left != null ? ", left in the channel" : ", received later"));
             ticker.stop();
         });
         join(resetter);
@@ -117,7 +123,7 @@ class TimersFrayTest {
             chosen.set(Select.select(ticker.chan().onReceive(tick::set), t.onReceive(v -> { })));
         });
         Thread stopper = start("stopper", () -> {
-            yieldSteps(20);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
             ticker.stop();
             assertNull(ticker.chan().poll(), "a tick was left in the channel after stop returned");
         });
@@ -135,32 +141,26 @@ class TimersFrayTest {
     }
 
     /**
-     * The timer thread's idle end racing a schedule: a Chan.after made as the thread's idle wait (1 s) runs out, just
-     * before or just after it decides to end, is fired (by it, or by a thread the schedule starts).
+     * The timer thread's idle end racing a schedule: a Chan.after made as the thread's idle time (1 s) runs out, just
+     * before or just after it decides to end, is fired (by it, or by a thread the schedule starts). The schedule comes
+     * from a thread that parked 1 s less 1, 0 and 1 ms from when the first timer fired, in three rounds.
      */
     @FrayTest(iterations = 40 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void aTimerScheduledAsTheIdleThreadEndsIsFired() throws InterruptedException {
-        assertNotNull(Chan.after(Duration.ofMillis(1)).poll(1, TimeUnit.SECONDS), "the first timer did not fire");
-        List<Thread> idle = timerThreads();
-        assertEquals(1, idle.size(), "timer threads: " + idle);
-        Thread timer = idle.get(0);
-        Thread late = start("late scheduler", () -> {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS - 10));
-            until("the idle wait runs out", () -> timer.getState() != Thread.State.TIMED_WAITING);
-            Chan<Instant> c = Chan.after(Duration.ofMillis(1));
-            assertNotNull(c.poll(1, TimeUnit.SECONDS), "a timer scheduled as the idle timer thread ended never fired");
-        });
-        join(late);
-        joinTimerThreads();
-    }
-
-    /** Runs {@code n} scheduling steps (each 0.1 ms of virtual time), at each of which Fray may run another thread. */
-    private static void yieldSteps(int n) {
-        for (int i = 0; i < n; i++) {
-            Thread.yield();
+        for (long offset = -1; offset <= 1; offset++) {
+            long park = TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS + offset);
+            assertNotNull(Chan.after(Duration.ofMillis(1)).poll(1, TimeUnit.SECONDS), "the first timer did not fire");
+            Thread late = start("late scheduler", () -> {
+                LockSupport.parkNanos(park);
+                Chan<Instant> c = Chan.after(Duration.ofMillis(1));
+                assertNotNull(c.poll(1, TimeUnit.SECONDS),
+                        "a timer scheduled as the idle timer thread ended never fired");
+            });
+            join(late);
         }
+        joinTimerThreads();
     }
 
     private static List<Thread> timerThreads() {
