@@ -428,6 +428,26 @@ public final class Chan<T> implements Iterable<T> {
         return sender;
     }
 
+    /**
+     * Takes the first buffered value if it is {@code expected} (the same object), and moves a blocked sender's value
+     * in behind the rest, as a receive does (for a ticker's stop: its own tick out, a value its user sent kept).
+     */
+    void pollIf(Object expected) {
+        Waiter sender = null;
+        lock.lock();
+        try {
+            if (count > 0 && buffer[head] == expected) {
+                takeLocked();
+                sender = claimedLocked();
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (sender != null) {
+            sender.wake();
+        }
+    }
+
     void enqueueLocked(Waiter w, boolean send) {
         (send ? senders : receivers).add(w);
     }

@@ -35,9 +35,11 @@ final class Timers {
      * no timer of its own. A removal that empties the heap (a stop, a collected channel found) unparks the thread,
      * so the idle time starts then, not at the removed timer's deadline. (A park, not a wait on a Condition of the
      * lock: Fray 0.9.2, which explores this class, turns a Condition's timed wait into an untimed one underneath, and
-     * a park allocates nothing where the condition's wait made a node.) A timer of a channel
-     * collected while far from due keeps the thread until its deadline or the next schedule (the reference queue is
-     * looked at only then). A JVM, or a test run such as
+     * a park allocates nothing where the condition's wait made a node.) The thread parks
+     * no longer than IDLE_NANOS at a time and looks at the reference queue each time it wakes, so the timer of a
+     * channel collected while far from due is dropped within about that time of its collection, and no far timer of a
+     * collected channel keeps the thread. (A timer whose channel its user closed stays until its deadline: the thread
+     * looks at a channel only when its timer is due.) A JVM, or a test run such as
      * Fray's that needs every thread it started to end, is left with no thread of ours once no timer is pending.
      *
      * Failures: the class's initialization makes nothing; the instance (lock, heap, thread) is made by the first
@@ -76,11 +78,15 @@ final class Timers {
     private Timers() {
     }
 
-    /** A timer: its channel (weakly), deadline and period (0: fires once), and its place in the heap (-1: none). */
+    /**
+     * A timer: its channel (weakly), deadline and period (0: fires once), its place in the heap (-1: none), and the
+     * last tick it sent, for a stop to take out of the channel if it is still there.
+     */
     static final class Timer extends WeakReference<Chan<Instant>> {
         final long period;
         long when;
         int index = -1;
+        Instant sent;
 
         Timer(Chan<Instant> chan, ReferenceQueue<Chan<Instant>> collected, long when, long period) {
             super(chan, collected);
@@ -276,15 +282,18 @@ final class Timers {
         Timer t = heap[0];
         long delay = t.when - now;
         if (delay > 0L) {
-            return delay;
+            return Math.min(delay, IDLE_NANOS); // wakes to drop the timers of channels collected meanwhile
         }
         Chan<Instant> chan = t.get();
         if (chan == null || chan.isClosed()) {
             remove(t);
             return 0L;
         }
+        Instant tick = Instant.now();
         try {
-            chan.offer(Instant.now()); // a full channel keeps the tick it has: this one is dropped, as in Go
+            if (chan.offer(tick)) { // a full channel keeps the tick it has: this one is dropped, as in Go
+                t.sent = tick;
+            }
         } catch (ChanClosedException closedSinceLooked) { // by its user, as the timer fired: no failure of ours
             remove(t);
             return 0L;
@@ -300,13 +309,17 @@ final class Timers {
     }
 
     /**
-     * Takes {@code ticker}'s timer out of the heap and, if it was there, a tick it left in the channel: a stopped
-     * ticker's channel holds no tick of it, and a value its user sent there stays.
+     * Takes {@code ticker}'s timer out of the heap, and its last tick out of the channel if that is still there (the
+     * same object): a stopped ticker's channel holds no tick of it, also when the timer had already left the heap
+     * (its channel closed by its user), and a value its user sent there stays.
      */
     private void stopLocked(Ticker ticker) {
-        if (ticker.timer.index >= 0) {
-            remove(ticker.timer);
-            ticker.chan.poll();
+        Timer t = ticker.timer;
+        remove(t);
+        Instant left = t.sent;
+        if (left != null) {
+            t.sent = null;
+            ticker.chan.pollIf(left);
         }
     }
 

@@ -123,11 +123,11 @@ class TimersTest {
     /**
      * Ticker.stop and reset: "a tick left in the channel is taken out", also one fired just as the stop or reset
      * came, which it finds only under the timers' lock (the timer thread fires under it). The test holds the lock,
-     * lets the stopper queue on it, puts a tick in the channel as the timer thread would under that lock, and lets
-     * the stopper in: once stop (then reset) returns, the channel is empty. Coverage review 18, mutant TK-S:
-     * Timers.stop taking the tick out before it takes the lock (a tick fired in between stays): no systematic test
-     * runs a Ticker, and aTickRunningAsTheTickerStopsSendsNothingAfterTheStopReturns makes again the runs in which
-     * the firing comes first.
+     * lets the stopper queue on it, puts a tick in the channel as the timer thread would under that lock (and records
+     * it as the timer's last tick), and lets the stopper in: once stop (then reset) returns, the channel is empty.
+     * Coverage review 18, mutant TK-S: Timers.stop taking the tick out before it takes the lock (a tick fired in
+     * between stays); aTickRunningAsTheTickerStopsSendsNothingAfterTheStopReturns makes again the runs in which the
+     * firing comes first.
      */
     @Test
     void aTickFiredAsTheTickerStopsOrResetsIsTakenOutBeforeItReturns() throws Exception {
@@ -139,7 +139,9 @@ class TimersTest {
                 try {
                     stopper = Thread.ofPlatform().start(reset ? () -> ticker.reset(Duration.ofDays(1)) : ticker::stop);
                     spinUntil(() -> lock.hasQueuedThread(stopper), "the stopper queues on the timers' lock");
-                    assertTrue(ticker.chan().offer(Instant.now()), "the channel was not empty"); // a tick fired now
+                    Instant tick = Instant.now(); // a tick fired now, as the timer thread fires one:
+                    assertTrue(ticker.chan().offer(tick), "the channel was not empty");
+                    ticker.timer.sent = tick; // recorded as its timer's last tick
                 } finally {
                     lock.unlock();
                 }
