@@ -2,12 +2,10 @@ package io.ants4j.channels;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,10 +20,7 @@ class ACollectedTimerKeepsNoTimerThreadTest {
 
     @BeforeEach
     void noTimerPending() {
-        until("no timer is left in the heap", () -> {
-            System.gc();
-            return Timers.queued() == 0;
-        });
+        Threads.untilNoTimerPending();
     }
 
     @Test
@@ -43,7 +38,7 @@ class ACollectedTimerKeepsNoTimerThreadTest {
     private static void assertCollectedAndThreadEnds(WeakReference<?> ref) throws InterruptedException {
         Thread t = Timers.thread();
         assertNotNull(t, "no timer thread after a schedule");
-        until("the unreferenced timer's channel is collected", () -> {
+        Threads.until("the unreferenced timer's channel is collected", () -> {
             System.gc();
             return ref.get() == null;
         });
@@ -51,13 +46,5 @@ class ACollectedTimerKeepsNoTimerThreadTest {
         assertFalse(t.isAlive(), () -> "the timer thread is still alive " + Threads.TIMEOUT_NANOS / 1_000_000_000L
                 + " s after the only timer's channel was collected (idle time 1 s); " + t.getState()
                 + ", blocker " + java.util.concurrent.locks.LockSupport.getBlocker(t) + Threads.stack(t));
-    }
-
-    private static void until(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Threads.TIMEOUT_NANOS;
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() - deadline < 0, "timed out waiting until " + what);
-            Thread.onSpinWait();
-        }
     }
 }

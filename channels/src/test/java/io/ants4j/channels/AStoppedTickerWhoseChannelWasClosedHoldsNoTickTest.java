@@ -1,10 +1,8 @@
 package io.ants4j.channels;
 
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,18 +18,15 @@ class AStoppedTickerWhoseChannelWasClosedHoldsNoTickTest {
 
     @BeforeEach
     void noTimerPending() {
-        until("no timer is left in the heap", () -> {
-            System.gc();
-            return Timers.queued() == 0;
-        });
+        Threads.untilNoTimerPending();
     }
 
     @Test
     void stopAfterTheThreadDroppedTheClosedChannelsTimerTakesTheTickOut() {
         Ticker ticker = new Ticker(Duration.ofMillis(20));
-        until("a tick is buffered", () -> ticker.chan().len() == 1);
+        Threads.until("a tick is buffered", () -> ticker.chan().len() == 1);
         ticker.chan().close();
-        until("the timer thread drops the closed channel's timer", () -> Timers.queued() == 0);
+        Threads.until("the timer thread drops the closed channel's timer", () -> Timers.queued() == 0);
         ticker.stop();
         assertNull(ticker.chan().poll(), "a tick of the stopped ticker is left in its channel after stop returned");
     }
@@ -40,7 +35,7 @@ class AStoppedTickerWhoseChannelWasClosedHoldsNoTickTest {
     void controlStopBeforeTheThreadLooksTakesTheTickOut() {
         Ticker ticker = new Ticker(Duration.ofDays(1));
         ticker.reset(Duration.ofMillis(20));
-        until("a tick is buffered", () -> ticker.chan().len() == 1);
+        Threads.until("a tick is buffered", () -> ticker.chan().len() == 1);
         Timers.lock().lock(); // the thread cannot look at the closed channel before the stop
         try {
             ticker.chan().close();
@@ -49,13 +44,5 @@ class AStoppedTickerWhoseChannelWasClosedHoldsNoTickTest {
             Timers.lock().unlock();
         }
         assertNull(ticker.chan().poll(), "a tick of the stopped ticker is left in its channel after stop returned");
-    }
-
-    private static void until(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Threads.TIMEOUT_NANOS;
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() - deadline < 0, "timed out waiting until " + what);
-            Thread.onSpinWait();
-        }
     }
 }

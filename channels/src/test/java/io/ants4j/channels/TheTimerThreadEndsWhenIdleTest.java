@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,10 +32,7 @@ class TheTimerThreadEndsWhenIdleTest {
      */
     @BeforeEach
     void noTimerPending() {
-        until("no timer is left in the heap", () -> {
-            System.gc();
-            return Timers.queued() == 0;
-        });
+        Threads.untilNoTimerPending();
     }
 
     /** With no timer pending the thread ends after its idle time, and the next schedule starts another. */
@@ -84,7 +80,7 @@ class TheTimerThreadEndsWhenIdleTest {
         Chan<Instant> c;
         lock.lock();
         try {
-            until("the idle wait times out and the thread waits for the lock", () -> lock.hasQueuedThread(t));
+            Threads.until("the idle wait times out and the thread waits for the lock", () -> lock.hasQueuedThread(t));
             c = Chan.after(Duration.ofMillis(1)); // reentrant: the thread has not decided yet
             assertSame(t, Timers.thread(), "the schedule started another thread though the first had not decided");
         } finally {
@@ -109,9 +105,9 @@ class TheTimerThreadEndsWhenIdleTest {
         Chan<Instant>[] c = newChanHolder();
         lock.lock();
         try {
-            until("the idle wait times out and the thread waits for the lock", () -> lock.hasQueuedThread(t));
+            Threads.until("the idle wait times out and the thread waits for the lock", () -> lock.hasQueuedThread(t));
             scheduler = Threads.start(() -> c[0] = Chan.after(Duration.ofMillis(1)));
-            until("the scheduler queues behind the thread", () -> lock.hasQueuedThread(scheduler.thread));
+            Threads.until("the scheduler queues behind the thread", () -> lock.hasQueuedThread(scheduler.thread));
         } finally {
             lock.unlock(); // the thread goes first (it queued first), decides to end, then the schedule
         }
@@ -135,7 +131,7 @@ class TheTimerThreadEndsWhenIdleTest {
         assertNotNull(t);
         assertNotNull(c.poll(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS));
         assertEquals(0, Timers.queued());
-        until("the thread starts its idle wait", () -> t.getState() == Thread.State.TIMED_WAITING
+        Threads.until("the thread starts its idle wait", () -> t.getState() == Thread.State.TIMED_WAITING
                 && LockSupport.getBlocker(t) != null && !Timers.lock().hasQueuedThread(t));
         return t;
     }
@@ -143,13 +139,5 @@ class TheTimerThreadEndsWhenIdleTest {
     @SuppressWarnings("unchecked")
     private static Chan<Instant>[] newChanHolder() {
         return (Chan<Instant>[]) new Chan<?>[1];
-    }
-
-    private static void until(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Threads.TIMEOUT_NANOS;
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() - deadline < 0, "timed out waiting until " + what);
-            Thread.onSpinWait();
-        }
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /** Test fixtures: threads started for a test, and waits for them bounded in time. */
 final class Threads {
@@ -61,6 +62,29 @@ final class Threads {
             }
             Thread.onSpinWait();
         }
+    }
+
+    /** Spins until {@code condition} holds; fails after {@link #TIMEOUT_NANOS}. */
+    static void until(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TIMEOUT_NANOS;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline >= 0) {
+                fail("timed out waiting until " + what);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Waits until no timer of an earlier test is left in the timers' heap (one of a collected channel is purged only
+     * when looked at, so this collects and looks until none is): the removal that empties the heap wakes the timer
+     * thread into its idle time.
+     */
+    static void untilNoTimerPending() {
+        until("no timer is left in the heap", () -> {
+            System.gc();
+            return Timers.queued() == 0;
+        });
     }
 
     static String stack(Thread t) {
