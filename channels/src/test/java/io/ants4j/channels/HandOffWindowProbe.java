@@ -63,16 +63,7 @@ final class HandOffWindowProbe {
         untilBlocked(select);
         AtomicReference<String> send = new AtomicReference<>("unset");
         Pausing scheduler = new Pausing();
-        Thread sender = inTheWindow(c, scheduler, () -> c.poll(), () -> {
-            try {
-                c.send(1);
-                send.set("sent");
-            } catch (ChanClosedException e) {
-                send.set("threw ChanClosedException");
-            } catch (Throwable t) {
-                send.set("threw " + t);
-            }
-        });
+        Thread sender = inTheWindow(c, scheduler, () -> c.poll(), sendOne(c, send));
         c.close(); // the select waits on c: it must be done with c's case now
         boolean offered = other.offer(5);
         scheduler.resume.countDown();
@@ -95,26 +86,10 @@ final class HandOffWindowProbe {
     private static String senderAtClose() throws Exception {
         Chan<Integer> c = new Chan<>();
         AtomicReference<String> send = new AtomicReference<>("unset");
-        Thread blocked = Thread.ofPlatform().daemon().name("blocked sender").start(() -> {
-            try {
-                c.send(1);
-                send.set("sent");
-            } catch (ChanClosedException e) {
-                send.set("threw ChanClosedException");
-            } catch (Throwable t) {
-                send.set("threw " + t);
-            }
-        });
-        untilBlocked(blocked);
+        Thread blocked = startBlocked("blocked sender", sendOne(c, send));
         AtomicReference<Object> got = new AtomicReference<>("unset");
         Pausing scheduler = new Pausing();
-        Thread receiver = inTheWindow(c, scheduler, () -> offerQuietly(c), () -> {
-            try {
-                got.set(c.receive());
-            } catch (Throwable t) {
-                got.set(t);
-            }
-        });
+        Thread receiver = inTheWindow(c, scheduler, () -> offerQuietly(c), receiveInto(c, got));
         c.close(); // the sender waits: it must throw ChanClosedException now
         blocked.interrupt(); // after the close: too late to change that
         blocked.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS)); // done at the close, or left at the interrupt
@@ -136,26 +111,10 @@ final class HandOffWindowProbe {
     private static String receiverAtClose() throws Exception {
         Chan<Integer> c = new Chan<>();
         AtomicReference<Object> got = new AtomicReference<>("unset");
-        Thread blocked = Thread.ofPlatform().daemon().name("blocked receiver").start(() -> {
-            try {
-                got.set(c.receive());
-            } catch (Throwable t) {
-                got.set(t);
-            }
-        });
-        untilBlocked(blocked);
+        Thread blocked = startBlocked("blocked receiver", receiveInto(c, got));
         AtomicReference<String> send = new AtomicReference<>("unset");
         Pausing scheduler = new Pausing();
-        Thread sender = inTheWindow(c, scheduler, () -> c.poll(), () -> {
-            try {
-                c.send(1);
-                send.set("sent");
-            } catch (ChanClosedException e) {
-                send.set("threw ChanClosedException");
-            } catch (Throwable t) {
-                send.set("threw " + t);
-            }
-        });
+        Thread sender = inTheWindow(c, scheduler, () -> c.poll(), sendOne(c, send));
         c.close(); // the receiver waits: it must return null now
         blocked.interrupt(); // after the close: too late to change that
         blocked.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS)); // done at the close, or left at the interrupt
@@ -178,14 +137,7 @@ final class HandOffWindowProbe {
     private static String rejectedUnpark() throws Exception {
         Chan<Integer> c = new Chan<>();
         AtomicReference<Object> got = new AtomicReference<>("unset");
-        Thread blocked = Thread.ofPlatform().daemon().name("blocked receiver").start(() -> {
-            try {
-                got.set(c.receive());
-            } catch (Throwable t) {
-                got.set(t);
-            }
-        });
-        untilBlocked(blocked);
+        Thread blocked = startBlocked("blocked receiver", receiveInto(c, got));
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         Pausing scheduler = new Pausing();
         scheduler.reject = true;
@@ -237,13 +189,7 @@ final class HandOffWindowProbe {
         untilBlocked(select);
         AtomicReference<Object> got = new AtomicReference<>("unset");
         Pausing scheduler = new Pausing();
-        Thread receiver = inTheWindow(c, scheduler, () -> offerQuietly(c), () -> {
-            try {
-                got.set(c.receive());
-            } catch (Throwable t) {
-                got.set(t);
-            }
-        });
+        Thread receiver = inTheWindow(c, scheduler, () -> offerQuietly(c), receiveInto(c, got));
         c.close(); // the select waits to send on c: it must throw ChanClosedException now
         boolean offered = other.offer(5);
         scheduler.resume.countDown();
@@ -266,27 +212,11 @@ final class HandOffWindowProbe {
     private static String rejectedUnparkInReceive() throws Exception {
         Chan<Integer> c = new Chan<>();
         AtomicReference<String> send = new AtomicReference<>("unset");
-        Thread blocked = Thread.ofPlatform().daemon().name("blocked sender").start(() -> {
-            try {
-                c.send(1);
-                send.set("sent");
-            } catch (ChanClosedException e) {
-                send.set("threw ChanClosedException");
-            } catch (Throwable t) {
-                send.set("threw " + t);
-            }
-        });
-        untilBlocked(blocked);
+        Thread blocked = startBlocked("blocked sender", sendOne(c, send));
         AtomicReference<Object> got = new AtomicReference<>("unset");
         Pausing scheduler = new Pausing();
         scheduler.reject = true;
-        Thread receiver = inTheWindow(c, scheduler, () -> offerQuietly(c), () -> {
-            try {
-                got.set(c.receive());
-            } catch (Throwable t) {
-                got.set(t);
-            }
-        });
+        Thread receiver = inTheWindow(c, scheduler, () -> offerQuietly(c), receiveInto(c, got));
         receiver.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
         if (receiver.isAlive()) {
             return "FAIL: the receive did not return";
@@ -315,14 +245,7 @@ final class HandOffWindowProbe {
     private static String rejectedUnparkInClose() throws Exception {
         Chan<Integer> c = new Chan<>();
         AtomicReference<Object> got = new AtomicReference<>("unset");
-        Thread blocked = Thread.ofPlatform().daemon().name("blocked receiver").start(() -> {
-            try {
-                got.set(c.receive());
-            } catch (Throwable t) {
-                got.set(t);
-            }
-        });
-        untilBlocked(blocked);
+        Thread blocked = startBlocked("blocked receiver", receiveInto(c, got));
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         Pausing scheduler = new Pausing();
         scheduler.reject = true;
@@ -349,6 +272,38 @@ final class HandOffWindowProbe {
                 + "; a second close " + second + "; the blocked receive "
                 + (blocked.isAlive() ? "still waits" : "got " + got.get());
         return !blocked.isAlive() && got.get() == null ? "OK" : "FAIL: " + seen;
+    }
+
+    /** A send of 1 on {@code c} that records how it ended: "sent", "threw ChanClosedException" or "threw " + what. */
+    private static Runnable sendOne(Chan<Integer> c, AtomicReference<String> send) {
+        return () -> {
+            try {
+                c.send(1);
+                send.set("sent");
+            } catch (ChanClosedException e) {
+                send.set("threw ChanClosedException");
+            } catch (Throwable t) {
+                send.set("threw " + t);
+            }
+        };
+    }
+
+    /** A receive from {@code c} that records what it got, or what it threw. */
+    private static Runnable receiveInto(Chan<Integer> c, AtomicReference<Object> got) {
+        return () -> {
+            try {
+                got.set(c.receive());
+            } catch (Throwable t) {
+                got.set(t);
+            }
+        };
+    }
+
+    /** Starts {@code body} on a platform thread and returns once that thread waits. */
+    private static Thread startBlocked(String name, Runnable body) {
+        Thread t = Thread.ofPlatform().daemon().name(name).start(body);
+        untilBlocked(t);
+        return t;
     }
 
     private static void offerQuietly(Chan<Integer> c) {
