@@ -28,8 +28,8 @@ final class HandOffWindowProbe {
         try {
             result = switch (args[0]) {
                 case "selectAtClose" -> selectAtClose();
-                case "senderAtClose" -> senderAtClose();
-                case "receiverAtClose" -> receiverAtClose();
+                case "senderAtClose" -> blockedAtClose(true);
+                case "receiverAtClose" -> blockedAtClose(false);
                 case "rejectedUnpark" -> rejectedUnpark();
                 case "selectSendAtClose" -> selectSendAtClose();
                 case "rejectedUnparkInReceive" -> rejectedUnparkInReceive();
@@ -80,48 +80,27 @@ final class HandOffWindowProbe {
     }
 
     /**
-     * A sender blocked in send when the channel is closed throws ChanClosedException (or, its value taken before the
-     * close, returns normally), also if it is interrupted after close() returned.
+     * A sender (or receiver) blocked when the channel is closed throws ChanClosedException (returns null), or its
+     * counterpart's operation, in the window, completed with it before the close; also if it is interrupted after
+     * close() returned.
      */
-    private static String senderAtClose() throws Exception {
+    private static String blockedAtClose(boolean sender) throws Exception {
         Chan<Integer> c = new Chan<>();
         AtomicReference<String> send = new AtomicReference<>("unset");
-        Thread blocked = startBlocked("blocked sender", sendOne(c, send));
         AtomicReference<Object> got = new AtomicReference<>("unset");
+        Thread blocked = startBlocked(sender ? "blocked sender" : "blocked receiver",
+                sender ? sendOne(c, send) : receiveInto(c, got));
         Pausing scheduler = new Pausing();
-        Thread receiver = inTheWindow(c, scheduler, () -> offerQuietly(c), receiveInto(c, got));
-        c.close(); // the sender waits: it must throw ChanClosedException now
+        Thread counterpart = sender ? inTheWindow(c, scheduler, () -> offerQuietly(c), receiveInto(c, got))
+                : inTheWindow(c, scheduler, () -> c.poll(), sendOne(c, send));
+        c.close(); // the blocked one waits: it must be done with the close now
         blocked.interrupt(); // after the close: too late to change that
         blocked.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS)); // done at the close, or left at the interrupt
         scheduler.resume.countDown();
-        receiver.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
-        String seen = "the blocked send " + send + "; the receive got " + got;
-        if (blocked.isAlive() || receiver.isAlive()) {
-            return "FAIL: still blocked; " + seen;
-        }
-        boolean closedCase = send.get().equals("threw ChanClosedException") && got.get() == null;
-        boolean sentBefore = send.get().equals("sent") && Integer.valueOf(1).equals(got.get());
-        return closedCase || sentBefore ? "OK" : "FAIL: " + seen;
-    }
-
-    /**
-     * A receiver blocked in receive when the channel is closed returns null (or the value of a send that completed
-     * before the close), also if it is interrupted after close() returned.
-     */
-    private static String receiverAtClose() throws Exception {
-        Chan<Integer> c = new Chan<>();
-        AtomicReference<Object> got = new AtomicReference<>("unset");
-        Thread blocked = startBlocked("blocked receiver", receiveInto(c, got));
-        AtomicReference<String> send = new AtomicReference<>("unset");
-        Pausing scheduler = new Pausing();
-        Thread sender = inTheWindow(c, scheduler, () -> c.poll(), sendOne(c, send));
-        c.close(); // the receiver waits: it must return null now
-        blocked.interrupt(); // after the close: too late to change that
-        blocked.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS)); // done at the close, or left at the interrupt
-        scheduler.resume.countDown();
-        sender.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
-        String seen = "the blocked receive got " + got + "; the send " + send;
-        if (blocked.isAlive() || sender.isAlive()) {
+        counterpart.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+        String seen = "the send " + send + "; the receive got " + got + " (blocked: the " + (sender ? "send" : "receive")
+                + ")";
+        if (blocked.isAlive() || counterpart.isAlive()) {
             return "FAIL: still blocked; " + seen;
         }
         boolean closedCase = send.get().equals("threw ChanClosedException") && got.get() == null;
