@@ -46,7 +46,7 @@ final class ChanLock extends ReentrantLock {
         try {
             super.unlock();
         } catch (RuntimeException | Error lost) {
-            // thrown by the unpark of the thread queued next, after the lock was freed: that thread is lost alone
+            // thrown by the unpark of the thread queued next, after the lock was freed: see the notes above
         }
     }
 }
