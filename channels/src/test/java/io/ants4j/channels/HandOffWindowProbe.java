@@ -118,15 +118,7 @@ final class HandOffWindowProbe {
         AtomicReference<Object> got = new AtomicReference<>("unset");
         Thread blocked = startBlocked("blocked receiver", receiveInto(c, got));
         AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Pausing scheduler = new Pausing();
-        scheduler.reject = true;
-        Thread sender = inTheWindow(c, scheduler, () -> c.poll(), () -> {
-            try {
-                c.send(1);
-            } catch (Throwable t) {
-                thrown.set(t);
-            }
-        });
+        Thread sender = inTheWindow(c, Pausing.rejecting(), () -> c.poll(), thrownInto(thrown, () -> c.send(1)));
         sender.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
         if (sender.isAlive()) {
             return "FAIL: the send did not return";
@@ -193,9 +185,7 @@ final class HandOffWindowProbe {
         AtomicReference<String> send = new AtomicReference<>("unset");
         Thread blocked = startBlocked("blocked sender", sendOne(c, send));
         AtomicReference<Object> got = new AtomicReference<>("unset");
-        Pausing scheduler = new Pausing();
-        scheduler.reject = true;
-        Thread receiver = inTheWindow(c, scheduler, () -> offerQuietly(c), receiveInto(c, got));
+        Thread receiver = inTheWindow(c, Pausing.rejecting(), () -> offerQuietly(c), receiveInto(c, got));
         receiver.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
         if (receiver.isAlive()) {
             return "FAIL: the receive did not return";
@@ -226,15 +216,7 @@ final class HandOffWindowProbe {
         AtomicReference<Object> got = new AtomicReference<>("unset");
         Thread blocked = startBlocked("blocked receiver", receiveInto(c, got));
         AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Pausing scheduler = new Pausing();
-        scheduler.reject = true;
-        Thread closer = inTheWindow(c, scheduler, () -> c.poll(), () -> {
-            try {
-                c.close();
-            } catch (Throwable t) {
-                thrown.set(t);
-            }
-        });
+        Thread closer = inTheWindow(c, Pausing.rejecting(), () -> c.poll(), thrownInto(thrown, c::close));
         closer.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
         if (closer.isAlive()) {
             return "FAIL: the close did not return";
@@ -274,6 +256,22 @@ final class HandOffWindowProbe {
                 got.set(c.receive());
             } catch (Throwable t) {
                 got.set(t);
+            }
+        };
+    }
+
+    /** An operation of a probe, which may throw anything. */
+    private interface Operation {
+        void run() throws Exception;
+    }
+
+    /** {@code operation}, recording what it throws in {@code thrown}. */
+    private static Runnable thrownInto(AtomicReference<Throwable> thrown, Operation operation) {
+        return () -> {
+            try {
+                operation.run();
+            } catch (Throwable t) {
+                thrown.set(t);
             }
         };
     }
@@ -350,6 +348,13 @@ final class HandOffWindowProbe {
         final CountDownLatch resume = new CountDownLatch(1);
         volatile Thread in;
         volatile boolean reject;
+
+        /** A scheduler that rejects the continuation the operation's unlock submits. */
+        static Pausing rejecting() {
+            Pausing p = new Pausing();
+            p.reject = true;
+            return p;
+        }
 
         @Override
         public void execute(Runnable continuation) {
