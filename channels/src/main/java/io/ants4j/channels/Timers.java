@@ -37,9 +37,10 @@ final class Timers {
      * lock: Fray 0.9.2, which explores this class, turns a Condition's timed wait into an untimed one underneath, and
      * a park allocates nothing where the condition's wait made a node.) The thread parks
      * no longer than IDLE_NANOS at a time and looks at the reference queue each time it wakes, so the timer of a
-     * channel collected while far from due is dropped within about that time of its collection, and no far timer of a
-     * collected channel keeps the thread. (A timer whose channel its user closed stays until its deadline: the thread
-     * looks at a channel only when its timer is due.) A JVM, or a test run such as
+     * channel collected while far from due is dropped within about that time of its collection. Each time it finds
+     * the earliest timer not yet due, it looks for a timer whose channel is neither collected nor closed (by its user:
+     * ours are not receive-only, as Go's are), stopping at the first, and if there is none it drops them all: no
+     * timer that can never send keeps the thread. A JVM, or a test run such as
      * Fray's that needs every thread it started to end, is left with no thread of ours once no timer is pending.
      *
      * Failures: the class's initialization makes nothing; the instance (lock, heap, thread) is made by the first
@@ -282,7 +283,11 @@ final class Timers {
         Timer t = heap[0];
         long delay = t.when - now;
         if (delay > 0L) {
-            return Math.min(delay, IDLE_NANOS); // wakes to drop the timers of channels collected meanwhile
+            if (noneCanSend()) {
+                clear(); // the idle time starts now, not at a dead timer's deadline
+                return 0L;
+            }
+            return Math.min(delay, IDLE_NANOS); // wakes to drop the timers of channels collected or closed meanwhile
         }
         Chan<Instant> chan = t.get();
         if (chan == null || chan.isClosed()) {
@@ -321,6 +326,29 @@ final class Timers {
             t.sent = null;
             ticker.chan.pollIf(left);
         }
+    }
+
+    /**
+     * Under the lock: whether every timer's channel is collected or closed. It stops at the first that is neither,
+     * which is most often the first it looks at.
+     */
+    private boolean noneCanSend() {
+        for (int i = 0; i < size; i++) {
+            Chan<Instant> chan = heap[i].get();
+            if (chan != null && !chan.isClosed()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Under the lock, by the thread: takes every timer out of the heap. */
+    private void clear() {
+        for (int i = 0; i < size; i++) {
+            heap[i].index = -1;
+            heap[i] = null;
+        }
+        size = 0;
     }
 
     private void purgeCollected() {
