@@ -6,7 +6,6 @@ import java.util.ArrayDeque;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,7 +16,6 @@ import org.junit.jupiter.api.Test;
  * close throws; {@code len} is a count that existed. (With no thread waiting, the hand-offs never apply; the waiting
  * operations are Fray's.)
  */
-@Tag("lincheck")
 public class ChanLincheckTest {
     static final int CAP = 2;
 

@@ -2,7 +2,6 @@ package io.ants4j.systematic.lincheck;
 
 import io.ants4j.primitives.Mutex;
 import org.jetbrains.lincheck.datastructures.Operation;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,7 +11,6 @@ import org.junit.jupiter.api.Test;
  * {@link IllegalMonitorStateException} and changes nothing; {@code isLocked()} is a state that
  * existed.
  */
-@Tag("lincheck")
 public class MutexLincheckTest extends ExclusiveLockOperations<Mutex> {
     public MutexLincheckTest() {
         super(new Mutex(), Mutex::isLocked);

@@ -2,7 +2,6 @@ package io.ants4j.systematic.lincheck;
 
 import io.ants4j.primitives.SpinLock;
 import org.jetbrains.lincheck.datastructures.Operation;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,7 +13,6 @@ import org.junit.jupiter.api.Test;
  * left out: {@code unlock()} checks the state with a plain read and then stores, so both may
  * succeed (see the class's implementation notes).
  */
-@Tag("lincheck")
 public class SpinLockLincheckTest extends ExclusiveLockOperations<SpinLock> {
     public SpinLockLincheckTest() {
         super(new SpinLock(), SpinLock::isLocked);

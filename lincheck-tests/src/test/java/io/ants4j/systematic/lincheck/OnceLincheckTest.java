@@ -3,7 +3,6 @@ package io.ants4j.systematic.lincheck;
 import io.ants4j.primitives.Once;
 import java.util.function.Supplier;
 import org.jetbrains.lincheck.datastructures.Operation;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,7 +14,6 @@ import org.junit.jupiter.api.Test;
  * turns true with the first run and stays; a {@code value} supplier calls its supplier once and
  * every call returns its value.
  */
-@Tag("lincheck")
 public class OnceLincheckTest {
     private final Once once = new Once();
     /** Counts the calls of the actions given to {@link #once}. */

@@ -23,7 +23,7 @@ final class Scenarios {
      * The scenarios of the quick run (every run but {@code -Dsweep.full=true}): every scenario but the life cycle
      * of a {@code MultiPool} beyond release and reboot (it delegates to its pools, which the {@code Pool}
      * scenarios cover) and the interrupted {@code releaseTimeout}s (each waits out its timeout on every run, about
-     * a minute a scenario). Which of them a build runs is {@code sweep.only}'s choice (systematic-tests/pom.xml).
+     * a minute a scenario). Which of them a build runs is {@code sweep.only}'s choice (sweep-tests/pom.xml).
      */
     static boolean inDefaultRun(String name) {
         return !name.matches("MultiPool\\.(shutdown|shutdownNow|close|awaitTermination)( .*)?")

@@ -5,7 +5,6 @@ import java.util.List;
 import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.Operation;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.Test;
  * {@link #concurrentWriters} adds the two scenarios in which a write {@code tryLock()} used to fail
  * on a free lock.
  */
-@Tag("lincheck")
 public class RWMutexLincheckTest {
     private final RWMutex rw = new RWMutex();
 

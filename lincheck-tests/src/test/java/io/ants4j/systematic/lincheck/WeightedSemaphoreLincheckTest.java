@@ -4,7 +4,6 @@ import io.ants4j.primitives.WeightedSemaphore;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.Test;
  * {@link IllegalArgumentException} and changes nothing; {@code available()} is a count that
  * existed. (Without waiters the queue rules never apply; the waiting operations are Fray's.)
  */
-@Tag("lincheck")
 public class WeightedSemaphoreLincheckTest {
     static final int SIZE = 3;
 

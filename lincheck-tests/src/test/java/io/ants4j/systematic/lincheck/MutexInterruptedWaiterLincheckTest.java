@@ -5,7 +5,6 @@ import java.util.List;
 import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.Operation;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.Test;
  * the lock is free for everyone: a {@code tryLock()} that started after the {@code unlock}
  * returned succeeds. One fixed scenario, every interleaving Lincheck finds within the budget.
  */
-@Tag("lincheck")
 public class MutexInterruptedWaiterLincheckTest {
     private final Mutex mutex = new Mutex();
     /** The thread inside {@link #lockInterruptibly}, guarded by {@code this}. */

@@ -5,7 +5,6 @@ import java.util.concurrent.TimeUnit;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.Test;
  * the call, so a waiter that leaves never spoils the word for a later round. (The waits that
  * block are Fray's.)
  */
-@Tag("lincheck")
 public class WaitGroupLincheckTest {
     private final WaitGroup group = new WaitGroup();
 

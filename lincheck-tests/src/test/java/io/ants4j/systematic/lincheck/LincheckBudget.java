@@ -35,7 +35,7 @@ final class LincheckBudget {
     static ModelCheckingOptions modelChecking(int scenarios, int interleavings) {
         int processors = Runtime.getRuntime().availableProcessors();
         if (processors != 1) {
-            throw new IllegalStateException("Lincheck tests need -XX:ActiveProcessorCount=1 (see systematic-tests/pom.xml); "
+            throw new IllegalStateException("Lincheck tests need -XX:ActiveProcessorCount=1 (see lincheck-tests/pom.xml); "
                     + "this JVM sees " + processors + " processors");
         }
         return new ModelCheckingOptions()
