@@ -3,9 +3,10 @@ package io.ants4j.channels;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A channel's lock: a {@link ReentrantLock} whose {@link #lock()} retries for a short while before it queues (a
- * channel's critical sections are a few dozen nanoseconds, and a thread that queues on a held lock parks, a virtual
- * thread unmounts, which costs microseconds), and whose {@link #unlock()} does not throw once the lock is free.
+ * A channel's lock (and the timers'): a {@link ReentrantLock} whose {@link #lock()} retries for a short while before
+ * it queues (a channel's critical sections are a few dozen nanoseconds, and a thread that queues on a held lock
+ * parks, a virtual thread unmounts, which costs microseconds), and whose {@link #unlock()} does not throw once the
+ * lock is free.
  */
 final class ChanLock extends ReentrantLock {
     /*
@@ -16,7 +17,7 @@ final class ChanLock extends ReentrantLock {
      * ReentrantLock.unlock frees the lock and then unparks the first thread queued for it, which can throw (a virtual
      * thread whose scheduler rejects it; on JDK 21 an OutOfMemoryError). The channel's operation is done by then, and
      * it has a counterpart to wake: the throwable would make it report a failure after doing its work, and leave that
-     * counterpart asleep. So unlock lets such a throwable go: the lock is free, and the thread it could not wake stays
+     * counterpart asleep (and a Ticker.stop that had stopped its ticker would throw). So unlock lets such a throwable go: the lock is free, and the thread it could not wake stays
      * parked, as a waiter the JDK cannot unpark does (Waiter.wake); threads queued behind it for the lock wait for it
      * (ReentrantLock signals only the first), while threads that come take the lock as it is freed.
      */

@@ -63,7 +63,8 @@ final class Timers {
     private static final long MAX_DELAY = Long.MAX_VALUE / 2;
     private static volatile Timers instance;
 
-    private final ReentrantLock lock = new ReentrantLock();
+    /** A ChanLock for its unlock, which does not throw once the lock is free (see its notes). */
+    private final ReentrantLock lock = new ChanLock();
     private final ReferenceQueue<Chan<Instant>> collected = new ReferenceQueue<>();
     private Timer[] heap = new Timer[16];
     private int size;

@@ -1,12 +1,15 @@
 package io.ants4j.channels;
 
 import java.lang.reflect.Constructor;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Review 63: the window of a channel operation between its unlock and what follows (the wake of its counterpart;
@@ -34,6 +37,7 @@ final class HandOffWindowProbe {
                 case "selectSendAtClose" -> selectSendAtClose();
                 case "rejectedUnparkInReceive" -> rejectedUnparkInReceive();
                 case "rejectedUnparkInClose" -> rejectedUnparkInClose();
+                case "rejectedUnparkInTickerStop" -> rejectedUnparkInTickerStop();
                 default -> "FAIL: unknown probe " + args[0];
             };
         } catch (Throwable t) {
@@ -235,6 +239,28 @@ final class HandOffWindowProbe {
         return !blocked.isAlive() && got.get() == null ? "OK" : "FAIL: " + seen;
     }
 
+    /**
+     * A Ticker.stop whose unlock of the timers' lock cannot unpark the virtual thread queued behind it (as in
+     * rejectedUnpark) has stopped the ticker: it returns, and the channel gets no tick after it.
+     */
+    private static String rejectedUnparkInTickerStop() throws Exception {
+        Ticker ticker = new Ticker(Duration.ofDays(1)); // the timer thread stays parked, out of the lock's queue
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread stopper = inTheWindow(Timers.lock(), Pausing.rejecting(), () -> Chan.after(Duration.ofDays(1)),
+                thrownInto(thrown, ticker::stop));
+        stopper.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+        if (stopper.isAlive()) {
+            return "FAIL: Ticker.stop did not return";
+        }
+        if (thrown.get() != null) {
+            return "FAIL: Ticker.stop threw " + thrown.get() + " after it had stopped the ticker";
+        }
+        ticker.reset(Duration.ofMillis(1));
+        ticker.stop();
+        Instant late = ticker.chan().poll(50, TimeUnit.MILLISECONDS);
+        return late == null ? "OK" : "FAIL: a tick at " + late + " after stop() returned";
+    }
+
     /** A send of 1 on {@code c} that records how it ended: "sent", "threw ChanClosedException" or "threw " + what. */
     private static Runnable sendOne(Chan<Integer> c, AtomicReference<String> send) {
         return () -> {
@@ -298,20 +324,26 @@ final class HandOffWindowProbe {
      */
     private static Thread inTheWindow(Chan<Integer> c, Pausing scheduler, Runnable filler, Runnable operation)
             throws Exception {
-        c.lock.lock();
+        return inTheWindow(c.lock, scheduler, filler, operation);
+    }
+
+    /** As {@link #inTheWindow(Chan, Pausing, Runnable, Runnable)}, on {@code lock}. */
+    private static Thread inTheWindow(ReentrantLock lock, Pausing scheduler, Runnable filler, Runnable operation)
+            throws Exception {
+        lock.lock();
         Thread first;
         Thread op;
         Thread last;
         try {
             first = startVirtual(scheduler, "first", filler);
-            untilQueued(c, first);
+            untilQueued(lock, first);
             op = Thread.ofPlatform().daemon().name("operation").start(operation);
-            untilQueued(c, op);
+            untilQueued(lock, op);
             last = startVirtual(scheduler, "last", filler);
-            untilQueued(c, last);
+            untilQueued(lock, last);
             scheduler.in = op;
         } finally {
-            c.lock.unlock(); // first gets the lock, then op, whose unlock unparks last
+            lock.unlock(); // first gets the lock, then op, whose unlock unparks last
         }
         if (!scheduler.reject && !scheduler.paused.await(WAIT_SECONDS, TimeUnit.SECONDS)) {
             throw new AssertionError("the operation's unlock did not unpark the thread queued behind it");
@@ -319,9 +351,9 @@ final class HandOffWindowProbe {
         return op;
     }
 
-    private static void untilQueued(Chan<?> c, Thread t) {
+    private static void untilQueued(ReentrantLock lock, Thread t) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-        while (!c.lock.hasQueuedThread(t) || t.getState() != Thread.State.WAITING) {
+        while (!lock.hasQueuedThread(t) || t.getState() != Thread.State.WAITING) {
             if (System.nanoTime() - deadline > 0L) {
                 throw new AssertionError(t + " did not queue for the lock");
             }

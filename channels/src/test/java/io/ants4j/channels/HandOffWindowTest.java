@@ -36,12 +36,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       woken, not even by close()) and in close (it threw, and the receiver it claimed was never woken): the
  *       channel's ReentrantLock unlock may throw from its unpark of the next thread queued for the lock, after the
  *       operation changed the channel and before it woke its counterpart.
+ *   <li>rejectedUnparkInTickerStop: Ticker.stop "no tick is sent after this method returns" (Go's Stop never
+ *       fails): the same unlock on the timers' lock made a stop that had stopped the ticker throw.
  * </ul>
  */
 class HandOffWindowTest {
     @ParameterizedTest
     @ValueSource(strings = {"selectAtClose", "senderAtClose", "receiverAtClose", "selectSendAtClose", "rejectedUnpark",
-        "rejectedUnparkInReceive", "rejectedUnparkInClose"})
+        "rejectedUnparkInReceive", "rejectedUnparkInClose", "rejectedUnparkInTickerStop"})
     void aCounterpartTakenOutOfItsQueueIsStillSeenByCloseAndNeverLost(String probe) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classPath = Path.of(Chan.class.getProtectionDomain().getCodeSource().getLocation().toURI())
