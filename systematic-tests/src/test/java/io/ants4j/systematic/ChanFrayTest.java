@@ -11,7 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.ants4j.channels.Chan;
 import io.ants4j.channels.ChanClosedException;
 import io.ants4j.channels.Select;
+import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -380,5 +382,172 @@ class ChanFrayTest {
         assertTrue(chosen.get() == 0 || chosen.get() == 1, "the select ran otherwise; chosen " + chosen.get());
         int left = (a.poll() != null ? 1 : 0) + (b.poll() != null ? 1 : 0);
         assertEquals(moved.get() != null ? 0 : 1, left, "values lost or duplicated: received " + got.get());
+    }
+
+    /**
+     * A timed offer racing its deadline and a poll (Chan.offer(value, timeout, unit): "true if it was sent, false if
+     * the time ran out first (nothing was sent)"): the poll gets the value exactly when the offer returns true, on an
+     * unbuffered channel. The twin of aTimedReceiveRacingItsDeadlineLosesNoValue for the sender's side. Coverage
+     * review 19, mutant CH-T: Chan.send no longer returning false for a CANCELLED outcome (a timed-out offer says
+     * sent): no other Fray test called the timed offer.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedOfferRacingItsDeadlineSaysWhetherItSent() throws InterruptedException {
+        Chan<Integer> c = new Chan<>();
+        AtomicReference<Boolean> offered = new AtomicReference<>();
+        AtomicReference<Integer> polled = new AtomicReference<>();
+        Thread sender = start("sender", () -> offered.set(c.offer(3, 1, TimeUnit.MILLISECONDS)));
+        Thread poller = start("poller", () -> polled.set(c.poll()));
+        join(sender, poller);
+        assertEquals(offered.get() ? Integer.valueOf(3) : null, polled.get(), "offer returned " + offered.get());
+        assertNull(c.poll(), "a value was left behind");
+    }
+
+    /**
+     * A select whose send case races a close (Select: "A send case whose channel is closed when the select reaches it
+     * throws ChanClosedException"; Chan.close: "a send on a closed channel throws"): on a buffered channel with room,
+     * the select either sends before the close (then the closer finds the value buffered) or throws; a value never
+     * goes into the channel after its close. Coverage review 19, mutant CH-S: Select's pass 1 without its closed
+     * check (the send case appends to a closed channel): in every other Fray test the select reached its send case
+     * before the close.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aSelectSendCaseRacingACloseSendsBeforeItOrThrows() throws InterruptedException {
+        Chan<Integer> c = new Chan<>(1);
+        Chan<Integer> other = new Chan<>();
+        AtomicInteger outcome = new AtomicInteger();
+        AtomicInteger lenAtClose = new AtomicInteger(-1);
+        Thread selector = start("selector", () -> {
+            try {
+                assertEquals(0, Select.select(c.onSend(1, () -> { }), other.onReceive(x -> { })));
+                outcome.set(SENT);
+            } catch (ChanClosedException e) {
+                outcome.set(THREW);
+            }
+        });
+        Thread closer = start("closer", () -> {
+            c.close();
+            lenAtClose.set(c.len());
+        });
+        join(selector, closer);
+        if (outcome.get() == SENT) {
+            assertEquals(1, lenAtClose.get(), "the select returned, but its value was not in the channel at the close");
+            assertEquals(1, c.poll());
+        }
+        assertNull(c.poll(), "outcome " + outcome.get() + ": a value is in the closed channel");
+        assertFalse(other.offer(9), "the select left a receiver on the other channel");
+    }
+
+    /**
+     * Among several ready cases a select "picks one uniformly at random": with both of two buffered channels holding
+     * a value at every select (a helper thread refills the one taken before the next select), each case is chosen
+     * about half the time: at least 24 of 96 each (a fair coin misses that with probability below 1e-6). Coverage
+     * review 19, mutant CH-U: Select.pollOrder not shuffling (the first ready case always wins): no other Fray test
+     * has two cases ready at once.
+     */
+    @FrayTest(iterations = 10 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void severalReadyCasesAreChosenUniformly() throws InterruptedException {
+        Chan<Integer> a = new Chan<>(1);
+        Chan<Integer> b = new Chan<>(1);
+        Chan<Integer> taken = new Chan<>(1);
+        int rounds = 96;
+        int[] chosen = new int[2];
+        Thread refiller = start("refiller", () -> {
+            for (Integer i; (i = taken.receive()) != null; ) {
+                (i == 0 ? a : b).send(i);
+            }
+        });
+        assertTrue(a.offer(0));
+        assertTrue(b.offer(1));
+        for (int r = 0; r < rounds; r++) {
+            AtomicReference<Integer> got = new AtomicReference<>();
+            FrayThreads.until("both cases are ready", () -> a.len() == 1 && b.len() == 1);
+            int i = Select.select(a.onReceive(got::set), b.onReceive(got::set));
+            assertEquals(i, got.get(), "case " + i + " received another channel's value");
+            chosen[i]++;
+            taken.send(i);
+        }
+        taken.close();
+        join(refiller);
+        assertTrue(chosen[0] >= rounds / 4 && chosen[1] >= rounds / 4,
+                "not uniform: case 0 chosen " + chosen[0] + " times, case 1 " + chosen[1] + " of " + rounds);
+    }
+
+    /**
+     * The iterator (Go's range) interrupted while hasNext waits, racing an offer (Chan.iterator: "hasNext throws
+     * CancellationException (its cause an InterruptedException) with the interrupt status set again, having received
+     * nothing"): either hasNext got the value (the offer returned true) or it threw with the interrupt status set and
+     * the offer found no receiver. Coverage review 19, mutant CH-I: hasNext not setting the interrupt status again: no
+     * other Fray test used the iterator.
+     */
+    @FrayTest(iterations = 300 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptedIteratorReceivesNothingAndKeepsTheInterrupt() throws InterruptedException {
+        Chan<Integer> c = new Chan<>();
+        AtomicReference<Object> result = new AtomicReference<>();
+        Thread iterating = start("iterating", () -> {
+            Iterator<Integer> it = c.iterator();
+            try {
+                assertTrue(it.hasNext());
+                result.set(it.next());
+            } catch (CancellationException e) {
+                assertTrue(e.getCause() instanceof InterruptedException, "cause " + e.getCause());
+                result.set(Thread.currentThread().isInterrupted() ? "cancelled" : "cancelled, interrupt cleared");
+            }
+        });
+        untilParked(iterating);
+        Thread interrupter = start("interrupter", iterating::interrupt);
+        AtomicReference<Boolean> offered = new AtomicReference<>();
+        Thread sender = start("sender", () -> offered.set(c.offer(5)));
+        join(iterating, interrupter, sender);
+        assertEquals(offered.get() ? (Object) 5 : "cancelled", result.get(), "offer returned " + offered.get());
+    }
+
+    /**
+     * Blocked senders and blocked receivers are served in arrival order (Chan: "Senders and receivers that wait are
+     * served first come, first served, and values come out in the order their sends completed"): behind a full
+     * buffer of capacity 1 holding 0, two senders block in turn (1, then 2); a receiver then gets 0, 1, 2. With the
+     * channel empty, two receivers block in turn; an offer then goes to the first of them, the next one to the
+     * second. Coverage review 19, mutant CH-F: the channel's WaitQueue.add queueing
+     * at the head (LIFO): no other Fray test has two blocked senders or receivers whose order it checks.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void blockedSendersAndReceiversAreServedInArrivalOrder() throws InterruptedException {
+        Chan<Integer> c = new Chan<>(1);
+        assertTrue(c.offer(0));
+        Thread s1 = start("sender 1", () -> c.send(1));
+        untilParked(s1);
+        Thread s2 = start("sender 2", () -> c.send(2));
+        untilParked(s2);
+        List<Integer> got = new CopyOnWriteArrayList<>();
+        Thread receiver = start("receiver", () -> {
+            for (int i = 0; i < 3; i++) {
+                got.add(c.receive());
+            }
+        });
+        join(receiver, s1, s2);
+        assertEquals(List.of(0, 1, 2), got, "the blocked senders' values came out of arrival order");
+
+        AtomicReference<Integer> first = new AtomicReference<>();
+        AtomicReference<Integer> second = new AtomicReference<>();
+        Thread r1 = start("receiver 1", () -> first.set(c.receive()));
+        untilParked(r1);
+        Thread r2 = start("receiver 2", () -> second.set(c.receive()));
+        untilParked(r2);
+        assertTrue(c.offer(1));
+        FrayThreads.until("a receiver returns", () -> first.get() != null || second.get() != null);
+        assertEquals(1, first.get(), "the value went to the receiver that blocked last");
+        assertTrue(c.offer(2));
+        join(r1, r2);
+        assertEquals(2, second.get());
     }
 }

@@ -2021,4 +2021,39 @@ class PoolFrayTest {
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
         tasks.assertEachRanOnce("t0", "s1", "s4");
     }
+
+    /**
+     * {@code free()} across a tune-down racing the ends of the tasks (WorkerPool.free: "{@code cap() - running()},
+     * or {@code 0} while more workers run than a tuned-down capacity allows ... A bounded pool never returns a
+     * negative number"): two tasks hold a pool of capacity 2; one thread tunes it down to 1 while another lets the
+     * tasks end and a third reads {@code free()}: every reading is between 0 and the capacity, and once the tasks
+     * have ended and the pool is tuned down, at most 1. Coverage review 19, mutant P-F: PoolCore.freeLocked without
+     * its {@code Math.max(0, ...)} (a tuned-down pool says -1): no other Fray test read free().
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void freeIsNeverNegativeAcrossATuneDown() throws Exception {
+        PoolWithFunc<Runnable> pool = PoolWithFunc.newPool(2, Runnable::run, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        CountDownLatch end = new CountDownLatch(1);
+        pool.invoke(tasks.holding("t1", end));
+        pool.invoke(tasks.holding("t2", end));
+        tasks.untilStarted(2);
+        Thread tuner = start("tuner", () -> pool.tune(1));
+        Thread ender = start("ender", end::countDown);
+        Thread observer = start("observer", () -> {
+            for (int i = 0; i < 3; i++) {
+                int free = pool.free();
+                assertTrue(free >= 0 && free <= 2, () -> "free() = " + free + ": " + pool);
+            }
+        });
+        join(tuner, ender, observer);
+        until("both tasks ended", () -> tasks.active() == 0);
+        int free = pool.free();
+        assertTrue(free >= 0 && free <= 1, () -> "free() = " + free + " after the tune-down: " + pool);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("t1", "t2");
+    }
 }
