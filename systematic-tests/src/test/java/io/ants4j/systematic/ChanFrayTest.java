@@ -550,4 +550,57 @@ class ChanFrayTest {
         join(r1, r2);
         assertEquals(2, second.get());
     }
+
+    /**
+     * A case's action that throws, in a select that finds its counterpart already blocked (Select.select: "An
+     * exception thrown by the action is thrown by this method, the case's operation done"): a sender blocked on an
+     * unbuffered channel and a select whose receive case on it has a throwing action; then a receiver blocked on it
+     * and a select whose send case has a throwing action. Each select throws the action's exception, and its
+     * counterpart's operation is done: the sender returns, the receiver returns the value. Coverage review 19, mutant
+     * SEL-W: Select waking the claimed counterpart after the action instead of before (a throwing action leaves it
+     * parked for ever): no other Fray test had an action that throws.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aThrowingActionLeavesItsCaseDone() throws InterruptedException {
+        Chan<Integer> c = new Chan<>();
+        Chan<Integer> other = new Chan<>();
+        AtomicBoolean sent = new AtomicBoolean();
+        Thread sender = start("sender", () -> {
+            c.send(1);
+            sent.set(true);
+        });
+        untilParked(sender);
+        AtomicReference<Object> thrown = new AtomicReference<>();
+        Thread selector = start("selector", () -> {
+            try {
+                Select.select(c.onReceive(v -> {
+                    throw new IllegalStateException("receive action " + v);
+                }), other.onReceive(v -> { }));
+            } catch (IllegalStateException e) {
+                thrown.set(e.getMessage());
+            }
+        });
+        join(selector, sender);
+        assertEquals("receive action 1", thrown.get());
+        assertTrue(sent.get(), "the sender did not return");
+
+        AtomicReference<Integer> received = new AtomicReference<>();
+        Thread receiver = start("receiver", () -> received.set(c.receive()));
+        untilParked(receiver);
+        Thread sendSelector = start("send selector", () -> {
+            try {
+                Select.select(c.onSend(2, () -> {
+                    throw new IllegalStateException("send action");
+                }), other.onReceive(v -> { }));
+            } catch (IllegalStateException e) {
+                thrown.set(e.getMessage());
+            }
+        });
+        join(sendSelector, receiver);
+        assertEquals("send action", thrown.get());
+        assertEquals(2, received.get(), "the receiver did not get the value");
+        assertFalse(other.offer(9), "a select left a receiver on the other channel");
+    }
 }
