@@ -17,9 +17,10 @@ final class ChanLock extends ReentrantLock {
      * ReentrantLock.unlock frees the lock and then unparks the first thread queued for it, which can throw (a virtual
      * thread whose scheduler rejects it; on JDK 21 an OutOfMemoryError). The channel's operation is done by then, and
      * it has a counterpart to wake: the throwable would make it report a failure after doing its work, and leave that
-     * counterpart asleep (and a Ticker.stop that had stopped its ticker would throw). So unlock lets such a throwable go: the lock is free, and the thread it could not wake stays
-     * parked, as a waiter the JDK cannot unpark does (Waiter.wake); threads queued behind it for the lock wait for it
-     * (ReentrantLock signals only the first), while threads that come take the lock as it is freed.
+     * counterpart asleep (and a Ticker.stop that had stopped its ticker would throw). So unlock lets such a
+     * throwable go: the lock is free, and the thread it could not wake stays parked, as a waiter the JDK cannot unpark
+     * does (Waiter.wake); threads queued behind it for the lock wait for it (ReentrantLock signals only the first),
+     * while threads that come take the lock as it is freed.
      */
     private static final long serialVersionUID = 1L;
     /** Tries before queueing; none on one CPU, where the holder cannot run while we spin. */
