@@ -67,7 +67,7 @@ final class HandOffWindowProbe {
         untilBlocked(select);
         AtomicReference<String> send = new AtomicReference<>("unset");
         Pausing scheduler = new Pausing();
-        Thread sender = inTheWindow(c, scheduler, () -> c.poll(), sendOne(c, send));
+        Thread sender = inTheWindow(c.lock, scheduler, () -> c.poll(), sendOne(c, send));
         c.close(); // the select waits on c: it must be done with c's case now
         boolean offered = other.offer(5);
         scheduler.resume.countDown();
@@ -95,8 +95,8 @@ final class HandOffWindowProbe {
         Thread blocked = startBlocked(sender ? "blocked sender" : "blocked receiver",
                 sender ? sendOne(c, send) : receiveInto(c, got));
         Pausing scheduler = new Pausing();
-        Thread counterpart = sender ? inTheWindow(c, scheduler, () -> offerQuietly(c), receiveInto(c, got))
-                : inTheWindow(c, scheduler, () -> c.poll(), sendOne(c, send));
+        Thread counterpart = sender ? inTheWindow(c.lock, scheduler, () -> offerQuietly(c), receiveInto(c, got))
+                : inTheWindow(c.lock, scheduler, () -> c.poll(), sendOne(c, send));
         c.close(); // the blocked one waits: it must be done with the close now
         blocked.interrupt(); // after the close: too late to change that
         blocked.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS)); // done at the close, or left at the interrupt
@@ -122,7 +122,8 @@ final class HandOffWindowProbe {
         AtomicReference<Object> got = new AtomicReference<>("unset");
         Thread blocked = startBlocked("blocked receiver", receiveInto(c, got));
         AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread sender = inTheWindow(c, Pausing.rejecting(), () -> c.poll(), thrownInto(thrown, () -> c.send(1)));
+        Thread sender = inTheWindow(c.lock, Pausing.rejecting(), () -> c.poll(),
+                thrownInto(thrown, () -> c.send(1)));
         sender.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
         if (sender.isAlive()) {
             return "FAIL: the send did not return";
@@ -164,7 +165,7 @@ final class HandOffWindowProbe {
         untilBlocked(select);
         AtomicReference<Object> got = new AtomicReference<>("unset");
         Pausing scheduler = new Pausing();
-        Thread receiver = inTheWindow(c, scheduler, () -> offerQuietly(c), receiveInto(c, got));
+        Thread receiver = inTheWindow(c.lock, scheduler, () -> offerQuietly(c), receiveInto(c, got));
         c.close(); // the select waits to send on c: it must throw ChanClosedException now
         boolean offered = other.offer(5);
         scheduler.resume.countDown();
@@ -189,7 +190,7 @@ final class HandOffWindowProbe {
         AtomicReference<String> send = new AtomicReference<>("unset");
         Thread blocked = startBlocked("blocked sender", sendOne(c, send));
         AtomicReference<Object> got = new AtomicReference<>("unset");
-        Thread receiver = inTheWindow(c, Pausing.rejecting(), () -> offerQuietly(c), receiveInto(c, got));
+        Thread receiver = inTheWindow(c.lock, Pausing.rejecting(), () -> offerQuietly(c), receiveInto(c, got));
         receiver.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
         if (receiver.isAlive()) {
             return "FAIL: the receive did not return";
@@ -220,7 +221,7 @@ final class HandOffWindowProbe {
         AtomicReference<Object> got = new AtomicReference<>("unset");
         Thread blocked = startBlocked("blocked receiver", receiveInto(c, got));
         AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread closer = inTheWindow(c, Pausing.rejecting(), () -> c.poll(), thrownInto(thrown, c::close));
+        Thread closer = inTheWindow(c.lock, Pausing.rejecting(), () -> c.poll(), thrownInto(thrown, c::close));
         closer.join(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
         if (closer.isAlive()) {
             return "FAIL: the close did not return";
@@ -318,16 +319,11 @@ final class HandOffWindowProbe {
     }
 
     /**
-     * Starts {@code operation} on a platform thread so that its unlock unparks a virtual thread of {@code scheduler}
-     * (queued on the lock behind it), and returns once that unlock called the scheduler (which pauses there until
-     * resume, or throws); {@code filler} is what the virtual threads do once they have the lock (nothing visible).
+     * Starts {@code operation} on a platform thread so that its unlock of {@code lock} unparks a virtual thread of
+     * {@code scheduler} (queued on the lock behind it), and returns once that unlock called the scheduler (which
+     * pauses there until resume, or throws); {@code filler} is what the virtual threads do once they have the lock
+     * (nothing visible).
      */
-    private static Thread inTheWindow(Chan<Integer> c, Pausing scheduler, Runnable filler, Runnable operation)
-            throws Exception {
-        return inTheWindow(c.lock, scheduler, filler, operation);
-    }
-
-    /** As {@link #inTheWindow(Chan, Pausing, Runnable, Runnable)}, on {@code lock}. */
     private static Thread inTheWindow(ReentrantLock lock, Pausing scheduler, Runnable filler, Runnable operation)
             throws Exception {
         lock.lock();
