@@ -429,23 +429,71 @@ public final class Chan<T> implements Iterable<T> {
     }
 
     /**
-     * Takes the first buffered value if it is {@code expected} (the same object), and moves a blocked sender's value
-     * in behind the rest, as a receive does (for a ticker's stop: its own tick out, a value its user sent kept).
+     * A timer's tick (see Timers): sent unless the channel is closed or the timer was stopped; dropped if the buffer
+     * is full, as Go drops a tick no receiver took. Before it, a tick of a stopped timer of the same ticker still
+     * first in the buffer is taken out. Returns false, having done nothing, if the lock is not free within a short
+     * retry: the timer thread never queues on a channel's lock.
      */
-    void pollIf(Object expected) {
-        Waiter sender = null;
-        lock.lock();
+    boolean offerTick(Timers.Timer timer, Instant tick) {
+        if (!lock.tryLockBriefly()) {
+            return false;
+        }
+        Waiter refill = null;
+        Object sent = null;
         try {
-            if (count > 0 && buffer[head] == expected) {
-                takeLocked();
-                sender = claimedLocked();
+            if (!closed && !timer.stopped) {
+                Timers.LastTick last = timer.lastTick;
+                if (last != null) {
+                    refill = takeStaleTickLocked(last);
+                }
+                sent = trySendLocked(tick);
+                if (sent != null && last != null) {
+                    last.tick = tick;
+                    last.by = timer;
+                }
             }
         } finally {
             lock.unlock();
         }
-        if (sender != null) {
-            sender.wake();
+        if (refill != null) {
+            refill.wake();
         }
+        if (sent instanceof Waiter receiver) {
+            receiver.wake();
+        }
+        return true;
+    }
+
+    /**
+     * Takes a ticker's last tick out if its timer was stopped and it is still first in the buffer (the same object),
+     * and moves a blocked sender's value in behind the rest, as a receive does: a value its user sent stays.
+     */
+    void takeStaleTick(Timers.LastTick last) {
+        Waiter refill;
+        lock.lock();
+        try {
+            refill = takeStaleTickLocked(last);
+        } finally {
+            lock.unlock();
+        }
+        if (refill != null) {
+            refill.wake();
+        }
+    }
+
+    /** {@link #takeStaleTick}, lock held: returns the sender claimed to refill the buffer, to wake after the unlock. */
+    private Waiter takeStaleTickLocked(Timers.LastTick last) {
+        Object stale = last.tick;
+        if (stale == null || !last.by.stopped) {
+            return null;
+        }
+        last.tick = null;
+        last.by = null;
+        if (count > 0 && buffer[head] == stale) {
+            takeLocked();
+            return claimedLocked();
+        }
+        return null;
     }
 
     void enqueueLocked(Waiter w, boolean send) {

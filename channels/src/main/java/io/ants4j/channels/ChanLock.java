@@ -28,16 +28,23 @@ final class ChanLock extends ReentrantLock {
 
     @Override
     public void lock() {
+        if (!tryLockBriefly()) {
+            super.lock();
+        }
+    }
+
+    /** Takes the lock if it is free or freed within the short retry {@link #lock()} makes; never queues. */
+    boolean tryLockBriefly() {
         if (tryLock()) {
-            return;
+            return true;
         }
         for (int i = SPINS; i > 0; i--) {
             Thread.onSpinWait();
             if (!isLocked() && tryLock()) {
-                return;
+                return true;
             }
         }
-        super.lock();
+        return false;
     }
 
     @Override

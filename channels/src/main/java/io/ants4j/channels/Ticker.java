@@ -24,6 +24,8 @@ import java.util.Objects;
 public final class Ticker implements AutoCloseable {
     /** The channel of the ticks; referred to weakly by the timer. */
     final Chan<Instant> chan = new Chan<>(1);
+    /** The last tick sent, for a stop or reset to take out; guarded by the channel's lock. */
+    final Timers.LastTick lastTick = new Timers.LastTick();
     /** The current timer; read and written under the timers' lock once constructed. */
     Timers.Timer timer;
 
@@ -35,7 +37,7 @@ public final class Ticker implements AutoCloseable {
      * @throws NullPointerException if {@code period} is null
      */
     public Ticker(Duration period) {
-        timer = Timers.tick(chan, positive(period));
+        timer = Timers.tick(chan, positive(period), lastTick);
     }
 
     /**

@@ -17,9 +17,17 @@ final class Timers {
      * Implementation notes. Go's timer heap, on one daemon platform thread: the timers in a binary heap ordered by
      * deadline, under one lock. The thread parks (LockSupport.parkNanos, outside the lock, this instance its blocker)
      * until the earliest deadline (a schedule that makes a new earliest one unparks it; an unpark between its unlock
-     * and its park leaves a permit, so none is lost), then fires the timers due: an offer of Instant.now() into the
-     * timer's channel of capacity 1, under the lock, so it never blocks, and a stop (under the same lock) that has
-     * returned is followed by no tick. A ticker's next deadline is the first multiple of its period after now: ticks
+     * and its park leaves a permit, so none is lost), then takes the timers due out of the heap (a ticker's goes back
+     * with its next deadline) and, with the lock let go, offers Instant.now() into each one's channel of capacity 1,
+     * which never blocks. The timers' lock is never held while a channel's lock is taken (by the thread, a stop or a
+     * reset), so a channel whose lock is held for long (its holder preempted, or a select queued on another channel's
+     * lock) holds up no schedule and no other timer: the thread takes a channel's lock only if it is free within a
+     * short retry, and otherwise keeps the tick as pending and tries again every RETRY_NANOS, the other timers firing
+     * meanwhile. A tick is sent under its channel's lock only if its timer is not stopped: a stop marks the timer
+     * stopped under the timers' lock, then, under the channel's lock, takes out a tick of the ticker still first in the
+     * channel (its LastTick, written under that lock with each tick sent), so a stop that has returned is followed by
+     * no tick, and leaves none in the channel; a reset does the same for the timer it replaces, and so does the new
+     * timer's first tick, should it come before the reset's own look. A ticker's next deadline is the first multiple of its period after now: ticks
      * missed by a slow thread are dropped, so a ticker of a tiny period cannot hold the deadlines of the others back.
      *
      * A timer refers to its channel weakly (it is a WeakReference): a channel that nobody holds any more is collected
@@ -48,7 +56,8 @@ final class Timers {
      * the thread if none is running) before it changes anything, so an OutOfMemoryError leaves the timers as they
      * were (an error starting the thread leaves thread as it was: null, or a thread that is no longer alive). An
      * error in the thread's loop (no memory for the Instant, or for the lock's queue node) leaves the due timer in
-     * the heap: the thread backs off a millisecond and tries again, so no timer is lost to it. That retry is for a
+     * the heap: the thread backs off a millisecond and tries again, so no timer is lost to it; a timer taken out of the
+     * heap is linked as pending first (no allocation), and a pending tick is sent, dropped or kept with none. That retry is for a
      * VirtualMachineError (out of memory, out of stack) only: any other throwable (none is thrown by this code; a
      * defect, or a tool that ends the threads it runs, as Fray ends each thread of an iteration that failed with
      * its TargetTerminateException, an Error) ends the thread, which a retry for ever would keep alive. Its field
@@ -57,6 +66,8 @@ final class Timers {
      * thread's look at it and its offer: that is no error, and holds no other timer back.
      */
     private static final long BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** How often the thread tries again a tick whose channel's lock was held. */
+    private static final long RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     /** How long the thread waits with no timer in the heap before it ends; the next schedule starts another. */
     static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** The farthest deadline kept: beyond it the nanoTime arithmetic would wrap (146 years). */
@@ -76,25 +87,50 @@ final class Timers {
     /** The thread's, under the lock: whether it found the heap empty last time, and until when it then waits. */
     private boolean idle;
     private long idleUntil;
+    /**
+     * The thread's only: the timers taken out of the heap whose tick waits for their channel's lock, linked through
+     * {@link Timer#nextPending}. A thread started after one that ended sees them: a schedule starts it only once the
+     * other is no longer alive.
+     */
+    private Timer pending;
 
     private Timers() {
     }
 
     /**
-     * A timer: its channel (weakly), deadline and period (0: fires once), its place in the heap (-1: none), and the
-     * last tick it sent, for a stop to take out of the channel if it is still there.
+     * A timer: its channel (weakly), deadline and period (0: fires once), its place in the heap (-1: none), its
+     * ticker's record of the last tick sent (null for {@link Chan#after}), and the thread's pending tick.
      */
     static final class Timer extends WeakReference<Chan<Instant>> {
         final long period;
+        final LastTick lastTick;
         long when;
         int index = -1;
-        Instant sent;
+        /** Set by a stop or reset under the timers' lock, read under the channel's: no tick of it is sent after. */
+        volatile boolean stopped;
+        /**
+         * The thread's: the tick waiting for the channel's lock (null: none), and the next timer so waiting. Volatile
+         * only for tests, which wait until a tick is pending while they hold its channel's lock.
+         */
+        volatile Instant pendingTick;
+        Timer nextPending;
 
-        Timer(Chan<Instant> chan, ReferenceQueue<Chan<Instant>> collected, long when, long period) {
+        Timer(Chan<Instant> chan, ReferenceQueue<Chan<Instant>> collected, long when, long period, LastTick lastTick) {
             super(chan, collected);
             this.when = when;
             this.period = period;
+            this.lastTick = lastTick;
         }
+    }
+
+    /**
+     * A ticker's last tick sent and the timer that sent it, guarded by the ticker's channel's lock: a stop or reset
+     * takes that tick out of the channel if it is still there and its timer stopped. Shared by the ticker's timers,
+     * it refers to no channel, so a timer keeps no ticker reachable.
+     */
+    static final class LastTick {
+        Instant tick;
+        Timer by;
     }
 
     private static Timers timers() {
@@ -113,12 +149,12 @@ final class Timers {
 
     /** Sends the time on {@code chan} once {@code delayNanos} have passed; returns the timer. */
     static Timer after(Chan<Instant> chan, long delayNanos) {
-        return timers().schedule(chan, delayNanos, 0L, null);
+        return timers().schedule(chan, delayNanos, 0L, null, null);
     }
 
     /** Sends the time on {@code chan} every {@code periodNanos}, the first one period from now. */
-    static Timer tick(Chan<Instant> chan, long periodNanos) {
-        return timers().schedule(chan, periodNanos, periodNanos, null);
+    static Timer tick(Chan<Instant> chan, long periodNanos, LastTick lastTick) {
+        return timers().schedule(chan, periodNanos, periodNanos, lastTick, null);
     }
 
     /**
@@ -126,7 +162,8 @@ final class Timers {
      * timer left in the channel is taken out, and none of its ticks is sent after this returns.
      */
     static void reset(Ticker ticker, long periodNanos) {
-        timers().schedule(ticker.chan, periodNanos, periodNanos, ticker);
+        timers().schedule(ticker.chan, periodNanos, periodNanos, ticker.lastTick, ticker);
+        ticker.chan.takeStaleTick(ticker.lastTick);
     }
 
     /** Stops {@code ticker}'s timer; a tick it left in the channel is taken out. No tick is sent after this returns. */
@@ -134,10 +171,11 @@ final class Timers {
         Timers t = timers();
         t.lock.lock();
         try {
-            t.stopLocked(ticker);
+            t.stopLocked(ticker.timer);
         } finally {
             t.lock.unlock();
         }
+        ticker.chan.takeStaleTick(ticker.lastTick);
     }
 
     /** The number of timers in the heap (for tests). */
@@ -161,19 +199,20 @@ final class Timers {
         return t == null ? null : t.thread;
     }
 
-    /** The lock under which the timers fire and stop (for tests that hold a firing back). */
+    /** The lock under which the timers are taken out of the heap to fire, and stopped (for tests that hold a firing back). */
     static ReentrantLock lock() {
         return timers().lock;
     }
 
     /**
      * Makes a timer of {@code chan} and puts it in the heap; if {@code ticker} is given, the timer replaces the
-     * ticker's (its tick left in the channel taken out). Everything is made before anything changes.
+     * ticker's, stopped (the caller then takes its tick out of the channel). Everything is made before anything
+     * changes.
      */
-    private Timer schedule(Chan<Instant> chan, long delayNanos, long periodNanos, Ticker ticker) {
+    private Timer schedule(Chan<Instant> chan, long delayNanos, long periodNanos, LastTick lastTick, Ticker ticker) {
         long period = Math.min(periodNanos, MAX_DELAY);
         Timer timer = new Timer(chan, collected, System.nanoTime() + Math.min(Math.max(delayNanos, 0L), MAX_DELAY),
-                period);
+                period, lastTick);
         lock.lock();
         try {
             purgeCollected();
@@ -187,7 +226,7 @@ final class Timers {
                 thread = started;
             }
             if (ticker != null) {
-                stopLocked(ticker);
+                stopLocked(ticker.timer);
                 ticker.timer = timer;
             }
             timer.index = size;
@@ -227,6 +266,7 @@ final class Timers {
     private void run() {
         for (;;) {
             try {
+                boolean waits = sendPending();
                 long park;
                 lock.lock();
                 try {
@@ -236,6 +276,9 @@ final class Timers {
                 }
                 if (park < 0L) {
                     return; // thread was cleared under the lock: the next schedule starts another
+                }
+                if (waits && park > RETRY_NANOS) {
+                    park = RETRY_NANOS;
                 }
                 if (park > 0L) {
                     LockSupport.parkNanos(this, park); // an unpark since the unlock returns at once
@@ -257,14 +300,42 @@ final class Timers {
     }
 
     /**
-     * Under the lock: fires the earliest timer if it is due (and returns 0: look again), else returns how long to
-     * park until it is. With no timer it parks up to {@link #IDLE_NANOS} from when it found the heap empty; if the
-     * heap is still empty once that time has passed, it clears {@code thread} and returns -1: the thread ends, and
-     * a schedule from now on starts another.
+     * Offers the pending ticks, unlocked; returns whether some still wait for their channel's lock. A tick is gone
+     * once sent, or dropped (its channel full, closed or collected, its timer stopped).
+     */
+    private boolean sendPending() {
+        Timer previous = null;
+        for (Timer t = pending; t != null; ) {
+            Timer next = t.nextPending;
+            Chan<Instant> chan = t.get();
+            if (chan == null || chan.offerTick(t, t.pendingTick)) {
+                if (previous == null) {
+                    pending = next;
+                } else {
+                    previous.nextPending = next;
+                }
+                t.pendingTick = null;
+                t.nextPending = null;
+            } else {
+                previous = t;
+            }
+            t = next;
+        }
+        return pending != null;
+    }
+
+    /**
+     * Under the lock: takes the earliest timer out of the heap if it is due, its tick pending (and returns 0: send it
+     * and look again), else returns how long to park until it is. With no timer (none pending either) it parks up to
+     * {@link #IDLE_NANOS} from when it found the heap empty; if the heap is still empty once that time has passed, it
+     * clears {@code thread} and returns -1: the thread ends, and a schedule from now on starts another.
      */
     private long fireOrWait() {
         purgeCollected();
         long now = System.nanoTime();
+        if (size == 0 && pending != null) {
+            return RETRY_NANOS;
+        }
         if (size == 0) { // else a schedule made before the idle time ran out put a timer in: the thread stays
             if (!idle) {
                 idle = true;
@@ -296,14 +367,11 @@ final class Timers {
             return 0L;
         }
         Instant tick = Instant.now();
-        try {
-            if (chan.offer(tick)) { // a full channel keeps the tick it has: this one is dropped, as in Go
-                t.sent = tick;
-            }
-        } catch (ChanClosedException closedSinceLooked) { // by its user, as the timer fired: no failure of ours
-            remove(t);
-            return 0L;
+        if (t.pendingTick == null) {
+            t.nextPending = pending;
+            pending = t;
         }
+        t.pendingTick = tick; // a ticker whose last tick still waits for the lock: the later one replaces it
         if (t.period == 0L) {
             remove(t);
         } else {
@@ -315,18 +383,13 @@ final class Timers {
     }
 
     /**
-     * Takes {@code ticker}'s timer out of the heap, and its last tick out of the channel if that is still there (the
-     * same object): a stopped ticker's channel holds no tick of it, also when the timer had already left the heap
-     * (its channel closed by its user), and a value its user sent there stays.
+     * Marks {@code t} stopped and takes it out of the heap: a tick of it taken out before is not sent. The caller then
+     * takes its last tick out of the channel ({@link Chan#takeStaleTick}), also when the timer had already left the
+     * heap (its channel closed by its user).
      */
-    private void stopLocked(Ticker ticker) {
-        Timer t = ticker.timer;
+    private void stopLocked(Timer t) {
+        t.stopped = true;
         remove(t);
-        Instant left = t.sent;
-        if (left != null) {
-            t.sent = null;
-            ticker.chan.pollIf(left);
-        }
     }
 
     /**

@@ -28,12 +28,12 @@ class ATimerWhoseChannelIsClosedAsItFiresHoldsNoOtherTimerBackTest {
         Thread timerThread;
         chan.lock.lock();
         try {
-            Timers.after(chan, 1L); // due at once: the thread finds it open and waits for the channel's lock
+            Timers.Timer timer = Timers.after(chan, 1L); // due at once: the thread finds it open, the lock held
             timerThread = timerThread();
             long bound = System.nanoTime() + Threads.TIMEOUT_NANOS;
-            while (!chan.lock.hasQueuedThread(timerThread)) {
+            while (timer.pendingTick == null && !chan.lock.hasQueuedThread(timerThread)) {
                 if (System.nanoTime() - bound > 0L) {
-                    throw new AssertionError("setup: the timer thread never waited for the channel's lock: "
+                    throw new AssertionError("setup: the timer thread never fired the timer: "
                             + Threads.stack(timerThread));
                 }
                 Thread.onSpinWait();

@@ -141,7 +141,8 @@ class TimersTest {
                     spinUntil(() -> lock.hasQueuedThread(stopper), "the stopper queues on the timers' lock");
                     Instant tick = Instant.now(); // a tick fired now, as the timer thread fires one:
                     assertTrue(ticker.chan().offer(tick), "the channel was not empty");
-                    ticker.timer.sent = tick; // recorded as its timer's last tick
+                    ticker.lastTick.tick = tick; // recorded as its timer's last tick
+                    ticker.lastTick.by = ticker.timer;
                 } finally {
                     lock.unlock();
                 }
