@@ -431,16 +431,17 @@ public final class Chan<T> implements Iterable<T> {
     /**
      * A timer's tick (see Timers): sent unless the channel is closed or the timer was stopped; dropped if the buffer
      * is full, as Go drops a tick no receiver took. Before it, a tick of a stopped timer of the same ticker still
-     * first in the buffer is taken out. Returns false, having done nothing, if the lock is not free within a short
-     * retry: the timer thread never queues on a channel's lock.
+     * first in the buffer is taken out. Returns false, having done nothing, if the lock is not free (within a short
+     * retry if {@code spin}): the timer thread never queues on a channel's lock.
      */
-    boolean offerTick(Timers.Timer timer, Instant tick) {
-        if (!lock.tryLockBriefly()) {
+    boolean offerTick(Timers.Timer timer, Instant tick, boolean spin) {
+        if (!(spin ? lock.tryLockBriefly() : lock.tryLock())) {
             return false;
         }
         Waiter refill = null;
         Object sent = null;
         try {
+            timer.sending = true; // before the read of stopped: see takeStaleTick
             if (!closed && !timer.stopped) {
                 Timers.LastTick last = timer.lastTick;
                 if (last != null) {
@@ -453,6 +454,7 @@ public final class Chan<T> implements Iterable<T> {
                 }
             }
         } finally {
+            timer.sending = false;
             lock.unlock();
         }
         if (refill != null) {
@@ -465,10 +467,16 @@ public final class Chan<T> implements Iterable<T> {
     }
 
     /**
-     * Takes a ticker's last tick out if its timer was stopped and it is still first in the buffer (the same object),
-     * and moves a blocked sender's value in behind the rest, as a receive does: a value its user sent stays.
+     * After {@code stopped} was marked stopped: takes a ticker's last tick out if its timer was stopped and it is
+     * still first in the buffer (the same object), and moves a blocked sender's value in behind the rest, as a
+     * receive does. Takes the lock only if a value is buffered or a tick of {@code stopped} is being sent (as Go's
+     * timerchandrain): stopped was written before sending is read here, and sending before stopped is read by the
+     * sender (all volatile), so a send that missed the stop is seen sending, or done and counted in len().
      */
-    void takeStaleTick(Timers.LastTick last) {
+    void takeStaleTick(Timers.LastTick last, Timers.Timer stopped) {
+        if (!stopped.sending && len() == 0) {
+            return;
+        }
         Waiter refill;
         lock.lock();
         try {

@@ -22,11 +22,17 @@ final class Timers {
      * which never blocks. The timers' lock is never held while a channel's lock is taken (by the thread, a stop or a
      * reset), so a channel whose lock is held for long (its holder preempted, or a select queued on another channel's
      * lock) holds up no schedule and no other timer: the thread takes a channel's lock only if it is free within a
-     * short retry, and otherwise keeps the tick as pending and tries again every RETRY_NANOS, the other timers firing
-     * meanwhile. A tick is sent under its channel's lock only if its timer is not stopped: a stop marks the timer
+     * short retry, and otherwise keeps the tick as pending and tries again after RETRY_NANOS, then after twice as long
+     * each time none is sent (up to MAX_RETRY_NANOS), the other timers firing meanwhile; a pending tick whose timer
+     * is stopped, or whose channel is closed or collected, is dropped without the lock. A tick is sent under its channel's lock only if its timer is not stopped: a stop marks the timer
      * stopped under the timers' lock, then, under the channel's lock, takes out a tick of the ticker still first in the
      * channel (its LastTick, written under that lock with each tick sent), so a stop that has returned is followed by
-     * no tick, and leaves none in the channel; a reset does the same for the timer it replaces, and so does the new
+     * no tick, and leaves none in the channel. As Go's timerchandrain, a stop takes the channel's lock only if the
+     * channel holds a value or a tick of the timer is being sent: the thread writes the timer's sending flag under the
+     * channel's lock before it reads stopped, and clears it once done; the stop writes stopped before it reads sending
+     * and then the channel's count (all volatile: one of the two sees the other's write, and a send done is seen in
+     * the count); a tick is recognised by identity, so a receiver that sends the very Instant it got back into the
+     * channel has it taken out like the tick it is; a reset does the same for the timer it replaces, and so does the new
      * timer's first tick, should it come before the reset's own look. A ticker's next deadline is the first multiple of its period after now: ticks
      * missed by a slow thread are dropped, so a ticker of a tiny period cannot hold the deadlines of the others back.
      *
@@ -66,8 +72,12 @@ final class Timers {
      * thread's look at it and its offer: that is no error, and holds no other timer back.
      */
     private static final long BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    /** How often the thread tries again a tick whose channel's lock was held. */
+    /**
+     * How soon the thread first tries again a tick whose channel's lock was held; each try that sends none of the
+     * pending ticks doubles the wait, up to {@link #MAX_RETRY_NANOS}, so a lock held for long costs little CPU.
+     */
     private static final long RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+    private static final long MAX_RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(6_400);
     /** How long the thread waits with no timer in the heap before it ends; the next schedule starts another. */
     static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** The farthest deadline kept: beyond it the nanoTime arithmetic would wrap (146 years). */
@@ -93,6 +103,8 @@ final class Timers {
      * other is no longer alive.
      */
     private Timer pending;
+    /** The thread's: how long it waits before it tries the pending ticks again. */
+    private long retryNanos = RETRY_NANOS;
 
     private Timers() {
     }
@@ -108,6 +120,13 @@ final class Timers {
         int index = -1;
         /** Set by a stop or reset under the timers' lock, read under the channel's: no tick of it is sent after. */
         volatile boolean stopped;
+        /**
+         * Whether the thread is sending a tick of it, under the channel's lock: written before it reads
+         * {@link #stopped}, read by a stop after it wrote that (see {@link Chan#takeStaleTick}).
+         */
+        volatile boolean sending;
+        /** The thread's: whether the pending tick already missed the channel's lock once (it then tries, not spins). */
+        boolean retried;
         /**
          * The thread's: the tick waiting for the channel's lock (null: none), and the next timer so waiting. Volatile
          * only for tests, which wait until a tick is pending while they hold its channel's lock.
@@ -162,20 +181,22 @@ final class Timers {
      * timer left in the channel is taken out, and none of its ticks is sent after this returns.
      */
     static void reset(Ticker ticker, long periodNanos) {
-        timers().schedule(ticker.chan, periodNanos, periodNanos, ticker.lastTick, ticker);
-        ticker.chan.takeStaleTick(ticker.lastTick);
+        Timer replaced = timers().schedule(ticker.chan, periodNanos, periodNanos, ticker.lastTick, ticker);
+        ticker.chan.takeStaleTick(ticker.lastTick, replaced);
     }
 
     /** Stops {@code ticker}'s timer; a tick it left in the channel is taken out. No tick is sent after this returns. */
     static void stop(Ticker ticker) {
         Timers t = timers();
+        Timer stopped;
         t.lock.lock();
         try {
-            t.stopLocked(ticker.timer);
+            stopped = ticker.timer;
+            t.stopLocked(stopped);
         } finally {
             t.lock.unlock();
         }
-        ticker.chan.takeStaleTick(ticker.lastTick);
+        ticker.chan.takeStaleTick(ticker.lastTick, stopped);
     }
 
     /** The number of timers in the heap (for tests). */
@@ -205,14 +226,15 @@ final class Timers {
     }
 
     /**
-     * Makes a timer of {@code chan} and puts it in the heap; if {@code ticker} is given, the timer replaces the
-     * ticker's, stopped (the caller then takes its tick out of the channel). Everything is made before anything
-     * changes.
+     * Makes a timer of {@code chan} and puts it in the heap, and returns it; if {@code ticker} is given, the timer
+     * replaces the ticker's, stopped, and that one is returned (the caller then takes its tick out of the channel).
+     * Everything is made before anything changes.
      */
     private Timer schedule(Chan<Instant> chan, long delayNanos, long periodNanos, LastTick lastTick, Ticker ticker) {
         long period = Math.min(periodNanos, MAX_DELAY);
         Timer timer = new Timer(chan, collected, System.nanoTime() + Math.min(Math.max(delayNanos, 0L), MAX_DELAY),
                 period, lastTick);
+        Timer replaced = null;
         lock.lock();
         try {
             purgeCollected();
@@ -226,7 +248,8 @@ final class Timers {
                 thread = started;
             }
             if (ticker != null) {
-                stopLocked(ticker.timer);
+                replaced = ticker.timer;
+                stopLocked(replaced);
                 ticker.timer = timer;
             }
             timer.index = size;
@@ -238,7 +261,7 @@ final class Timers {
         } finally {
             lock.unlock();
         }
-        return timer;
+        return ticker != null ? replaced : timer;
     }
 
     /**
@@ -277,8 +300,8 @@ final class Timers {
                 if (park < 0L) {
                     return; // thread was cleared under the lock: the next schedule starts another
                 }
-                if (waits && park > RETRY_NANOS) {
-                    park = RETRY_NANOS;
+                if (waits && park > retryNanos) {
+                    park = retryNanos;
                 }
                 if (park > 0L) {
                     LockSupport.parkNanos(this, park); // an unpark since the unlock returns at once
@@ -304,11 +327,15 @@ final class Timers {
      * once sent, or dropped (its channel full, closed or collected, its timer stopped).
      */
     private boolean sendPending() {
+        if (pending == null) {
+            return false;
+        }
+        boolean progress = false;
         Timer previous = null;
         for (Timer t = pending; t != null; ) {
             Timer next = t.nextPending;
             Chan<Instant> chan = t.get();
-            if (chan == null || chan.offerTick(t, t.pendingTick)) {
+            if (chan == null || t.stopped || chan.isClosed() || chan.offerTick(t, t.pendingTick, !t.retried)) {
                 if (previous == null) {
                     pending = next;
                 } else {
@@ -316,11 +343,15 @@ final class Timers {
                 }
                 t.pendingTick = null;
                 t.nextPending = null;
+                t.retried = false;
+                progress = true;
             } else {
+                t.retried = true;
                 previous = t;
             }
             t = next;
         }
+        retryNanos = progress || pending == null ? RETRY_NANOS : Math.min(retryNanos * 2, MAX_RETRY_NANOS);
         return pending != null;
     }
 
@@ -334,7 +365,7 @@ final class Timers {
         purgeCollected();
         long now = System.nanoTime();
         if (size == 0 && pending != null) {
-            return RETRY_NANOS;
+            return retryNanos;
         }
         if (size == 0) { // else a schedule made before the idle time ran out put a timer in: the thread stays
             if (!idle) {

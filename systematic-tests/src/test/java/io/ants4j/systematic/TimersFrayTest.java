@@ -163,6 +163,41 @@ class TimersFrayTest {
         joinTimerThreads();
     }
 
+    /**
+     * Review 67: concurrent stop, reset and stop of one 1 ms ticker from three threads, racing its firings: the
+     * ticker ends in the state of one of the orders -- stopped (no tick left or sent afterwards) or ticking with one
+     * timer (ticks no closer than its period) -- and a final stop leaves no tick and lets the timer thread end.
+     */
+    @FrayTest(iterations = 60 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void concurrentStopResetStopEndInTheStateOfOneOrder() throws InterruptedException {
+        Ticker ticker = new Ticker(Duration.ofMillis(1));
+        Thread s1 = start("stopper 1", () -> {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+            ticker.stop();
+        });
+        Thread r = start("resetter", () -> {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+            ticker.reset(Duration.ofMillis(3));
+        });
+        Thread s2 = start("stopper 2", () -> {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+            ticker.stop();
+        });
+        join(s1, r, s2);
+        Instant a = ticker.chan().poll(20, TimeUnit.MILLISECONDS);
+        if (a != null) { // the reset came last: one timer of 3 ms
+            Instant b = ticker.chan().poll(20, TimeUnit.MILLISECONDS);
+            assertNotNull(b, "a reset ticker ticked once and stopped ticking");
+            assertFalse(b.isBefore(a.plusMillis(3)), () -> "two ticks " + a + ", " + b + " closer than the period");
+        }
+        ticker.stop();
+        assertNull(ticker.chan().poll(), "a tick was left after the last stop");
+        joinTimerThreads();
+        assertNull(ticker.chan().poll(), "a tick was sent after the last stop");
+    }
+
     private static List<Thread> timerThreads() {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(TIMER_THREAD)).toList();
     }
