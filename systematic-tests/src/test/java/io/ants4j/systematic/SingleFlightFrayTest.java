@@ -611,4 +611,81 @@ class SingleFlightFrayTest {
         assertEquals(new Result<>(5, false), flight.run(k1, () -> 5), "a call for k1 after its outcome is new");
         assertTrue(flight.toString().endsWith("[keys in flight = 0]"), "a key stayed in flight: " + flight);
     }
+
+    /**
+     * Class javadoc: a function that throws gives "an ExecutionException whose cause is what it threw, an Error
+     * too, in every caller, the one that ran the function included". A run's function throws an Error while a
+     * caller of run and a future of submit have joined it, and a submitted call's function throws one while a
+     * caller of run has joined it: every caller of each is given an ExecutionException caused by that very Error,
+     * nobody is left waiting, no key stays in flight, and the next call is new. (Coverage review 20, mutant SF-ERR:
+     * run's call of the function catching Exception, not Throwable: the runner is thrown the Error itself and its
+     * joiners wait for ever: caught at iteration 0, the runner thrown the Error itself.)
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anErrorOfTheFunctionReachesEveryCallerOfItsCall() throws Exception {
+        SingleFlight<String, Integer> flight = new SingleFlight<>();
+        Error error = new Error("the function failed");
+        AtomicBoolean entered = new AtomicBoolean();
+        AtomicBoolean release = new AtomicBoolean();
+        List<Throwable> causes = new CopyOnWriteArrayList<>();
+        FrayThreads.Body joinRun = () -> {
+            try {
+                flight.run("key", () -> fail("a joiner ran the function"));
+                fail("a caller of a call whose function threw returned");
+            } catch (ExecutionException e) {
+                causes.add(e.getCause());
+            }
+        };
+        Thread runner = start("runner", () -> {
+            try {
+                flight.run("key", () -> {
+                    entered.set(true);
+                    FrayThreads.until("released", release::get);
+                    throw error;
+                });
+                fail("the runner of a function that threw returned");
+            } catch (ExecutionException e) {
+                causes.add(e.getCause());
+            }
+        });
+        FrayThreads.until("the call runs", entered::get);
+        Thread joiner = start("joiner", joinRun);
+        untilParked(joiner);
+        CompletableFuture<Result<Integer>> joined =
+                flight.submit("key", () -> fail("a joined future ran the function"), PLATFORM_THREAD_PER_CALL);
+        AtomicBoolean submittedEntered = new AtomicBoolean();
+        AtomicBoolean releaseSubmitted = new AtomicBoolean();
+        CompletableFuture<Result<Integer>> submitted = flight.submit("submitted", () -> {
+            submittedEntered.set(true);
+            FrayThreads.until("the submitted call is released", releaseSubmitted::get);
+            throw error;
+        }, PLATFORM_THREAD_PER_CALL);
+        FrayThreads.until("the submitted call runs", submittedEntered::get);
+        Thread submittedJoiner = start("submitted's joiner", () -> {
+            try {
+                flight.run("submitted", () -> fail("a joiner ran the submitted function"));
+                fail("a caller of a submitted call whose function threw returned");
+            } catch (ExecutionException e) {
+                causes.add(e.getCause());
+            }
+        });
+        untilParked(submittedJoiner);
+        Thread releaser = start("releaser", () -> releaseSubmitted.set(true));
+        release.set(true);
+        join(releaser, runner, joiner, submittedJoiner);
+        for (CompletableFuture<Result<Integer>> future : List.of(joined, submitted)) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> future.get(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "a future of a failed call");
+            causes.add(e.getCause());
+        }
+        assertEquals(5, causes.size(), "callers given the failure: " + causes);
+        for (Throwable cause : causes) {
+            assertSame(error, cause, "a caller was given " + cause + ", not the function's Error");
+        }
+        assertTrue(flight.toString().endsWith("[keys in flight = 0]"), "a key stayed in flight: " + flight);
+        assertEquals(new Result<>(2, false), flight.run("key", () -> 2), "a call after a failure is new");
+        assertEquals(new Result<>(3, false), flight.run("submitted", () -> 3), "a call after a failure is new");
+    }
 }
