@@ -688,4 +688,55 @@ class SingleFlightFrayTest {
         assertEquals(new Result<>(2, false), flight.run("key", () -> 2), "a call after a failure is new");
         assertEquals(new Result<>(3, false), flight.run("submitted", () -> 3), "a call after a failure is new");
     }
+
+    /**
+     * Class javadoc: {@code shared} says "whether, when the call completed, more than one of its callers was
+     * waiting for it (...; a caller that stopped waiting before, interrupted or its future cancelled or
+     * completed, is not)": also the caller whose {@code submit} started the call. A submitted call runs, a caller
+     * of run joins it, and the submit's own future is cancelled, racing the release of the function: if the
+     * cancel returned before the release, the joiner's result is not shared; if the future was given the result,
+     * it is the joiner's record, shared. (Coverage review 20, mutant SF-OWN: the submit's own future counted as
+     * waiting though cancelled, caught at iteration 5; aFutureThatStoppedWaitingIsNotCountedAsSharing cancels
+     * joined futures only.)
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aSubmitsOwnFutureThatStoppedWaitingIsNotCountedAsSharing() throws Exception {
+        SingleFlight<String, Integer> flight = new SingleFlight<>();
+        AtomicBoolean entered = new AtomicBoolean();
+        AtomicBoolean release = new AtomicBoolean();
+        CompletableFuture<Result<Integer>> owner = flight.submit("key", () -> {
+            entered.set(true);
+            FrayThreads.until("released", release::get);
+            return 1;
+        }, PLATFORM_THREAD_PER_CALL);
+        FrayThreads.until("the call runs", entered::get);
+        AtomicReference<Result<Integer>> joinerGot = new AtomicReference<>();
+        Thread joiner = start("joiner",
+                () -> joinerGot.set(flight.run("key", () -> fail("the joiner ran the function"))));
+        untilParked(joiner);
+        AtomicBoolean cancelReturned = new AtomicBoolean();
+        Thread canceller = start("canceller", () -> {
+            owner.cancel(false);
+            cancelReturned.set(true);
+        });
+        AtomicBoolean cancelledBeforeTheRelease = new AtomicBoolean();
+        Thread releaser = start("releaser", () -> {
+            cancelledBeforeTheRelease.set(cancelReturned.get());
+            release.set(true);
+        });
+        join(canceller, releaser, joiner);
+        Result<Integer> result = joinerGot.get();
+        assertEquals(1, result.value());
+        if (cancelledBeforeTheRelease.get()) {
+            assertFalse(result.shared(), "shared, though the submit's own future was cancelled before the call's "
+                    + "function returned");
+        }
+        if (!owner.isCancelled()) {
+            assertSame(result, owner.join(), "the submit's future got another record than the joiner");
+            assertTrue(result.shared(), "the submit's future was given the result, yet it is not shared");
+        }
+        assertTrue(flight.toString().endsWith("[keys in flight = 0]"), "a key stayed in flight: " + flight);
+    }
 }
