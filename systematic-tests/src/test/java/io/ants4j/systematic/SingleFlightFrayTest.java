@@ -784,4 +784,52 @@ class SingleFlightFrayTest {
         assertEquals(1, dependents.get());
         assertFalse(Thread.currentThread().isInterrupted(), "the main thread got an interrupt");
     }
+
+    /**
+     * Class javadoc: "if the function throws {@code InterruptedException}, {@code run} sets the caller's interrupt
+     * status again and throws the {@code ExecutionException}, so the interrupt is not lost". A run's function
+     * waits for an interrupt while a caller of run and a future of submit join it; another thread interrupts the
+     * runner, whose function then throws InterruptedException with the status cleared, as a blocking call does:
+     * the runner is thrown an ExecutionException caused by it and has its interrupt status set; the joiners are
+     * given the same cause and no interrupt. (Coverage review 20, mutant SF-IE: completeAfterCall not setting the
+     * status again, caught at iteration 0; no other SingleFlightFrayTest has a function throw
+     * InterruptedException. A first version whose function waited in CountDownLatch.await let the mutant survive
+     * 100 iterations, the runner's status found set all the same, apparently Fray's latch leaving it set as it
+     * threw (not analysed further): the function clears it itself here.)
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aFunctionInterruptedInItsWaitFailsItsCallAndTheRunnerKeepsTheInterrupt() throws Exception {
+        SingleFlight<String, Integer> flight = new SingleFlight<>();
+        AtomicBoolean entered = new AtomicBoolean();
+        AtomicReference<InterruptedException> thrown = new AtomicReference<>();
+        Thread runner = start("runner", () -> {
+            ExecutionException e = assertThrows(ExecutionException.class, () -> flight.run("key", () -> {
+                entered.set(true);
+                // waits for the interrupt as a blocking call does, and throws with the status cleared, as it does
+                FrayThreads.until("the runner is interrupted", Thread::interrupted);
+                thrown.set(new InterruptedException("the function was interrupted"));
+                throw thrown.get();
+            }), "the runner of a function that threw");
+            assertSame(thrown.get(), e.getCause(), "the runner was given another cause");
+            assertTrue(Thread.interrupted(), "run lost the interrupt its function threw as InterruptedException");
+        });
+        FrayThreads.until("the call runs", entered::get);
+        Thread joiner = start("joiner", () -> {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> flight.run("key", () -> fail("the joiner ran the function")), "a joiner");
+            assertSame(thrown.get(), e.getCause(), "the joiner was given another cause");
+            assertFalse(Thread.currentThread().isInterrupted(), "the joiner got the runner's interrupt");
+        });
+        untilParked(joiner);
+        CompletableFuture<Result<Integer>> future =
+                flight.submit("key", () -> fail("a joined future ran the function"), PLATFORM_THREAD_PER_CALL);
+        Thread interrupter = start("interrupter", runner::interrupt);
+        join(interrupter, runner, joiner);
+        ExecutionException e = assertThrows(ExecutionException.class,
+                () -> future.get(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "a joined future");
+        assertSame(thrown.get(), e.getCause(), "the joined future was given another cause");
+        assertTrue(flight.toString().endsWith("[keys in flight = 0]"), "a key stayed in flight: " + flight);
+    }
 }
