@@ -1305,4 +1305,41 @@ class TaskGroupFrayTest {
                 + took.get() / 1_000 + " µs of virtual time on a full group: it spun before it looked");
         group.close();
     }
+
+    /**
+     * The class javadoc, Failure and cancellation: "{@code cancel()} cancels the group the same way without a
+     * failure, and {@code await} then throws a {@link CancellationException}", with what tasks throw afterwards
+     * "attached ... as suppressed ..., except an InterruptedException". Two tasks wait for the cancellation's
+     * interrupt: t then throws an exception of its own (as a task that translates an interrupt does), u an
+     * InterruptedException; a canceller cancels the group at any moment, maybe before either starts (a task not
+     * started then never runs). Invariant: await throws CancellationException, with t's exception suppressed if t
+     * ran and nothing else; the group's later await throws the same way. (Coverage review 20, mutant TG-CF: a
+     * failure after cancel() taken as the group's first failure, so await throws ExecutionException, caught at
+     * iteration 0; the other TaskGroupFrayTests that cancel have their tasks throw InterruptedException only.)
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTaskThatFailsAfterCancelIsSuppressedInTheCancellation() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(-1, PLATFORM_THREADS);
+        IllegalStateException stopped = new IllegalStateException("t stopped on the cancellation");
+        AtomicBoolean tRan = new AtomicBoolean();
+        group.go(() -> {
+            tRan.set(true);
+            until("t is interrupted by the cancellation", Thread::interrupted);
+            throw stopped;
+        });
+        group.go(() -> {
+            until("u is interrupted by the cancellation", Thread::interrupted);
+            throw new InterruptedException("u");
+        });
+        Thread canceller = start("canceller", group::cancel);
+        CancellationException e = assertThrows(CancellationException.class, group::await,
+                "await of a group cancelled by cancel()");
+        join(canceller);
+        assertEquals(tRan.get() ? List.of(stopped) : List.of(), List.of(e.getSuppressed()),
+                "what is suppressed in await's CancellationException");
+        assertThrows(CancellationException.class, group::await, "a later await of the cancelled group");
+        group.close();
+    }
 }
