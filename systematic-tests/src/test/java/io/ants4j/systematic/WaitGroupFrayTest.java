@@ -312,4 +312,43 @@ class WaitGroupFrayTest {
         join(waiter, doer);
         assertTrue(wg.await(0, TimeUnit.SECONDS), wg::toString);
     }
+
+    /**
+     * The class javadoc: "Misuse throws IllegalStateException (Go panics) and leaves the group as it was:
+     * {@code "negative WaitGroup counter"}: more done than add", also while a thread waits: on a group of one
+     * with a waiter parked, {@code add(-2)} races the one {@code done()}. Whichever comes first, {@code add(-2)}
+     * throws with that message; the waiter returns only once the round ended (after the {@code done()}), the
+     * count ends at 0, and the group works on. (Coverage review 20, mutant WG-NW: the check of a negative counter
+     * made only while nobody waits, caught at iteration 0; no other WaitGroupFrayTest misuses a group with a
+     * waiter.)
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aNegativeCounterIsRefusedAlsoWhileAThreadWaits() throws InterruptedException {
+        WaitGroup wg = new WaitGroup();
+        wg.add(1);
+        AtomicBoolean doneCalled = new AtomicBoolean();
+        Thread waiter = start("waiter", () -> {
+            wg.await();
+            assertTrue(doneCalled.get(), "await returned before the done(): " + wg);
+        });
+        untilParked(waiter);
+        Thread misuser = start("add(-2)", () -> {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> wg.add(-2),
+                    "add(-2) on a group of one");
+            assertEquals("negative WaitGroup counter", e.getMessage());
+        });
+        Thread doer = start("done", () -> {
+            doneCalled.set(true);
+            wg.done();
+        });
+        join(misuser, doer, waiter);
+        assertEquals(0, wg.count(), wg::toString);
+        wg.add(1);
+        Thread next = start("next round's waiter", wg::await);
+        wg.done();
+        join(next);
+        assertEquals(0, wg.count(), wg::toString);
+    }
 }
