@@ -1342,4 +1342,43 @@ class TaskGroupFrayTest {
         assertThrows(CancellationException.class, group::await, "a later await of the cancelled group");
         group.close();
     }
+
+    /**
+     * The class javadoc: "Cancellation is final: afterwards {@code go} and {@code tryGo} start nothing and return an
+     * already cancelled {@code Future}"; {@code tryGo}: "If the group is cancelled, the task does not start and the
+     * returned {@code Future} is cancelled", empty only "if it would have had to wait". Limit 1: t holds the slot
+     * until the cancellation interrupts it; {@code tryGo} on the full group finds it full (empty); a canceller
+     * cancels the group, and a thread calls {@code tryGo} as soon as the group shows cancelled, racing t's return
+     * of its slot: it gets a cancelled {@code Future}, whether or not t still holds the slot, and its task never
+     * runs. (Coverage review 20, mutant TG-TC: a full group answering {@code tryGo} before it looks whether it is
+     * cancelled, caught at iteration 0; the other TaskGroupFrayTests call {@code tryGo} on open groups only.)
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void tryGoOnACancelledGroupGivesACancelledFutureAlsoWhileItIsFull() throws Exception {
+        TaskGroup<String> group = TaskGroup.create(1, PLATFORM_THREADS);
+        AtomicBoolean ranAfterTheCancellation = new AtomicBoolean();
+        Future<String> t = group.go(() -> {
+            until("t is interrupted by the cancellation", Thread::interrupted);
+            return "t";
+        });
+        assertTrue(group.tryGo(() -> "never").isEmpty(), "tryGo on a full open group let a task in");
+        AtomicReference<Optional<Future<String>>> tried = new AtomicReference<>();
+        Thread trier = start("tryGo", () -> {
+            until("the group is cancelled", group::isCancelled);
+            tried.set(group.tryGo(() -> {
+                ranAfterTheCancellation.set(true);
+                return "after";
+            }));
+        });
+        Thread canceller = start("canceller", group::cancel);
+        join(canceller, trier);
+        Optional<Future<String>> late = tried.get();
+        assertTrue(late.isPresent(), "tryGo on a cancelled group returned empty, as if it had only been full");
+        assertTrue(late.get().isCancelled(), "tryGo on a cancelled group returned a live Future");
+        group.close();
+        assertTrue(t.isCancelled(), "t was not cancelled");
+        assertFalse(ranAfterTheCancellation.get(), "a task of tryGo ran after the cancellation");
+    }
 }
