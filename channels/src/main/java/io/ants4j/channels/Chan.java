@@ -440,10 +440,12 @@ public final class Chan<T> implements Iterable<T> {
         }
         Waiter refill = null;
         Object sent = null;
+        Timers.LastTick last = timer.lastTick;
         try {
-            timer.sending = true; // before the read of stopped: see takeStaleTick
+            if (last != null) {
+                last.sending = true; // before the read of stopped: see takeStaleTick
+            }
             if (!closed && !timer.stopped) {
-                Timers.LastTick last = timer.lastTick;
                 if (last != null) {
                     refill = takeStaleTickLocked(last);
                 }
@@ -454,7 +456,9 @@ public final class Chan<T> implements Iterable<T> {
                 }
             }
         } finally {
-            timer.sending = false;
+            if (last != null) {
+                last.sending = false;
+            }
             lock.unlock();
         }
         if (refill != null) {
@@ -467,14 +471,14 @@ public final class Chan<T> implements Iterable<T> {
     }
 
     /**
-     * After {@code stopped} was marked stopped: takes a ticker's last tick out if its timer was stopped and it is
-     * still first in the buffer (the same object), and moves a blocked sender's value in behind the rest, as a
-     * receive does. Takes the lock only if a value is buffered or a tick of {@code stopped} is being sent (as Go's
+     * After a timer of the ticker was marked stopped: takes the ticker's last tick out if its timer was stopped and
+     * it is still first in the buffer (the same object), and moves a blocked sender's value in behind the rest, as a
+     * receive does. Takes the lock only if a value is buffered or a tick of the ticker is being sent (as Go's
      * timerchandrain): stopped was written before sending is read here, and sending before stopped is read by the
      * sender (all volatile), so a send that missed the stop is seen sending, or done and counted in len().
      */
-    void takeStaleTick(Timers.LastTick last, Timers.Timer stopped) {
-        if (!stopped.sending && len() == 0) {
+    void takeStaleTick(Timers.LastTick last) {
+        if (!last.sending && len() == 0) {
             return;
         }
         Waiter refill;

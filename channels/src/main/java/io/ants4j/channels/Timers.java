@@ -28,10 +28,11 @@ final class Timers {
      * stopped under the timers' lock, then, under the channel's lock, takes out a tick of the ticker still first in the
      * channel (its LastTick, written under that lock with each tick sent), so a stop that has returned is followed by
      * no tick, and leaves none in the channel. As Go's timerchandrain, a stop takes the channel's lock only if the
-     * channel holds a value or a tick of the timer is being sent: the thread writes the timer's sending flag under the
-     * channel's lock before it reads stopped, and clears it once done; the stop writes stopped before it reads sending
-     * and then the channel's count (all volatile: one of the two sees the other's write, and a send done is seen in
-     * the count); a tick is recognised by identity, so a receiver that sends the very Instant it got back into the
+     * channel holds a value or a tick of the ticker is being sent: the thread writes the ticker's sending flag (in its
+     * LastTick, shared by its timers) under the channel's lock before it reads the timer's stopped, and clears it once
+     * done; the stop writes stopped before it reads sending and then the channel's count (all volatile: one of the
+     * two sees the other's write, and a send done is seen in the count). A stop overlapping a reset sees a send of the
+     * timer the reset stopped: that stopped was written before the stop took the timers' lock; a tick is recognised by identity, so a receiver that sends the very Instant it got back into the
      * channel has it taken out like the tick it is; a reset does the same for the timer it replaces, and so does the new
      * timer's first tick, should it come before the reset's own look. A ticker's next deadline is the first multiple of its period after now: ticks
      * missed by a slow thread are dropped, so a ticker of a tiny period cannot hold the deadlines of the others back.
@@ -74,7 +75,8 @@ final class Timers {
     private static final long BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /**
      * How soon the thread first tries again a tick whose channel's lock was held; each try that sends none of the
-     * pending ticks doubles the wait, up to {@link #MAX_RETRY_NANOS}, so a lock held for long costs little CPU.
+     * ticks that waited doubles the wait, up to {@link #MAX_RETRY_NANOS}, so a lock held for long costs little CPU
+     * (the ticks of other timers, sent at once, do not set it back).
      */
     private static final long RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final long MAX_RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(6_400);
@@ -120,11 +122,6 @@ final class Timers {
         int index = -1;
         /** Set by a stop or reset under the timers' lock, read under the channel's: no tick of it is sent after. */
         volatile boolean stopped;
-        /**
-         * Whether the thread is sending a tick of it, under the channel's lock: written before it reads
-         * {@link #stopped}, read by a stop after it wrote that (see {@link Chan#takeStaleTick}).
-         */
-        volatile boolean sending;
         /** The thread's: whether the pending tick already missed the channel's lock once (it then tries, not spins). */
         boolean retried;
         /**
@@ -150,6 +147,13 @@ final class Timers {
     static final class LastTick {
         Instant tick;
         Timer by;
+        /**
+         * Whether the thread is sending a tick of one of the ticker's timers, under the channel's lock: written before
+         * it reads the timer's {@link Timer#stopped}, read by a stop or reset after it wrote that of the timer it
+         * stopped (see {@link Chan#takeStaleTick}). The ticker's, not a timer's: a stop that overlaps a reset must see
+         * a send of the timer the reset replaced, which it did not stop itself.
+         */
+        volatile boolean sending;
     }
 
     private static Timers timers() {
@@ -181,22 +185,20 @@ final class Timers {
      * timer left in the channel is taken out, and none of its ticks is sent after this returns.
      */
     static void reset(Ticker ticker, long periodNanos) {
-        Timer replaced = timers().schedule(ticker.chan, periodNanos, periodNanos, ticker.lastTick, ticker);
-        ticker.chan.takeStaleTick(ticker.lastTick, replaced);
+        timers().schedule(ticker.chan, periodNanos, periodNanos, ticker.lastTick, ticker);
+        ticker.chan.takeStaleTick(ticker.lastTick);
     }
 
     /** Stops {@code ticker}'s timer; a tick it left in the channel is taken out. No tick is sent after this returns. */
     static void stop(Ticker ticker) {
         Timers t = timers();
-        Timer stopped;
         t.lock.lock();
         try {
-            stopped = ticker.timer;
-            t.stopLocked(stopped);
+            t.stopLocked(ticker.timer);
         } finally {
             t.lock.unlock();
         }
-        ticker.chan.takeStaleTick(ticker.lastTick, stopped);
+        ticker.chan.takeStaleTick(ticker.lastTick);
     }
 
     /** The number of timers in the heap (for tests). */
@@ -226,15 +228,14 @@ final class Timers {
     }
 
     /**
-     * Makes a timer of {@code chan} and puts it in the heap, and returns it; if {@code ticker} is given, the timer
-     * replaces the ticker's, stopped, and that one is returned (the caller then takes its tick out of the channel).
-     * Everything is made before anything changes.
+     * Makes a timer of {@code chan} and puts it in the heap; if {@code ticker} is given, the timer replaces the
+     * ticker's, stopped (the caller then takes its tick out of the channel). Everything is made before anything
+     * changes.
      */
     private Timer schedule(Chan<Instant> chan, long delayNanos, long periodNanos, LastTick lastTick, Ticker ticker) {
         long period = Math.min(periodNanos, MAX_DELAY);
         Timer timer = new Timer(chan, collected, System.nanoTime() + Math.min(Math.max(delayNanos, 0L), MAX_DELAY),
                 period, lastTick);
-        Timer replaced = null;
         lock.lock();
         try {
             purgeCollected();
@@ -248,8 +249,7 @@ final class Timers {
                 thread = started;
             }
             if (ticker != null) {
-                replaced = ticker.timer;
-                stopLocked(replaced);
+                stopLocked(ticker.timer);
                 ticker.timer = timer;
             }
             timer.index = size;
@@ -261,7 +261,7 @@ final class Timers {
         } finally {
             lock.unlock();
         }
-        return ticker != null ? replaced : timer;
+        return timer;
     }
 
     /**
@@ -343,8 +343,8 @@ final class Timers {
                 }
                 t.pendingTick = null;
                 t.nextPending = null;
+                progress |= t.retried; // a tick just taken out of the heap, sent at once, is no sign the locks are free
                 t.retried = false;
-                progress = true;
             } else {
                 t.retried = true;
                 previous = t;
