@@ -19,23 +19,28 @@ final class Timers {
      * until the earliest deadline (a schedule that makes a new earliest one unparks it; an unpark between its unlock
      * and its park leaves a permit, so none is lost), then takes the timers due out of the heap (a ticker's goes back
      * with its next deadline) and, with the lock let go, offers Instant.now() into each one's channel of capacity 1,
-     * which never blocks. The timers' lock is never held while a channel's lock is taken (by the thread, a stop or a
-     * reset), so a channel whose lock is held for long (its holder preempted, or a select queued on another channel's
-     * lock) holds up no schedule and no other timer: the thread takes a channel's lock only if it is free within a
-     * short retry, and otherwise keeps the tick as pending and tries again after RETRY_NANOS, then after twice as long
-     * each time none is sent (up to MAX_RETRY_NANOS), the other timers firing meanwhile; a pending tick whose timer
-     * is stopped, or whose channel is closed or collected, is dropped without the lock. A tick is sent under its channel's lock only if its timer is not stopped: a stop marks the timer
-     * stopped under the timers' lock, then, under the channel's lock, takes out a tick of the ticker still first in the
-     * channel (its LastTick, written under that lock with each tick sent), so a stop that has returned is followed by
-     * no tick, and leaves none in the channel. As Go's timerchandrain, a stop takes the channel's lock only if the
-     * channel holds a value or a tick of the ticker is being sent: the thread writes the ticker's sending flag (in its
-     * LastTick, shared by its timers) under the channel's lock before it reads the timer's stopped, and clears it once
-     * done; the stop writes stopped before it reads sending and then the channel's count (all volatile: one of the
-     * two sees the other's write, and a send done is seen in the count). A stop overlapping a reset sees a send of the
-     * timer the reset stopped: that stopped was written before the stop took the timers' lock; a tick is recognised by identity, so a receiver that sends the very Instant it got back into the
-     * channel has it taken out like the tick it is; a reset does the same for the timer it replaces, and so does the new
-     * timer's first tick, should it come before the reset's own look. A ticker's next deadline is the first multiple of its period after now: ticks
-     * missed by a slow thread are dropped, so a ticker of a tiny period cannot hold the deadlines of the others back.
+     * which never blocks. A ticker's next deadline is the first multiple of its period after now: ticks missed by a
+     * slow thread are dropped, so a ticker of a tiny period cannot hold the deadlines of the others back.
+     *
+     * The timers' lock is never held while a channel's lock is taken (by the thread, a stop or a reset), so a channel
+     * whose lock is held for long (its holder preempted, or a select queued on another channel's lock) holds up no
+     * schedule and no other timer. The thread takes a channel's lock only if it is free within a short retry, else it
+     * keeps the tick pending and tries again after RETRY_NANOS, then twice as long each time none of the ticks that
+     * waited is sent (up to MAX_RETRY_NANOS), the other timers firing meanwhile; a pending tick whose timer is
+     * stopped, or whose channel is closed or collected, is dropped without the lock.
+     *
+     * Stop and reset (Go 1.23: no stale tick after they return). A tick is sent, under its channel's lock, only if its
+     * timer is not stopped. A stop marks the timer stopped under the timers' lock, then takes out a tick of the ticker
+     * still first in the channel, under the channel's lock (the ticker's LastTick, written under that lock with each
+     * tick sent); a reset does the same for the timer it replaces, and so does the new timer's first tick, should it
+     * come before the reset's own look. So a stop that has returned is followed by no tick and leaves none. As Go's
+     * timerchandrain, the stop takes the channel's lock only if the channel holds a value or a tick of the ticker is
+     * being sent: the thread writes the ticker's sending flag (in its LastTick, shared by its timers) under the
+     * channel's lock before it reads the timer's stopped, and clears it once done; the stop writes stopped before it
+     * reads sending and then the channel's count (all volatile: one of the two sees the other's write, and a send
+     * done is seen in the count). A stop overlapping a reset sees a send of the timer the reset replaced too: that
+     * timer's stopped was written before the stop took the timers' lock. A tick is known by identity, so a receiver
+     * that sends the very Instant it got back into the channel has it taken out like the tick it is.
      *
      * A timer refers to its channel weakly (it is a WeakReference): a channel that nobody holds any more is collected
      * and its timer dropped from the heap, at the next schedule or wake-up of the thread (Go 1.23 collects
@@ -63,12 +68,12 @@ final class Timers {
      * the thread if none is running) before it changes anything, so an OutOfMemoryError leaves the timers as they
      * were (an error starting the thread leaves thread as it was: null, or a thread that is no longer alive). An
      * error in the thread's loop (no memory for the Instant, or for the lock's queue node) leaves the due timer in
-     * the heap: the thread backs off a millisecond and tries again, so no timer is lost to it; a timer taken out of the
-     * heap is linked as pending first (no allocation), and a pending tick is sent, dropped or kept with none. That retry is for a
-     * VirtualMachineError (out of memory, out of stack) only: any other throwable (none is thrown by this code; a
-     * defect, or a tool that ends the threads it runs, as Fray ends each thread of an iteration that failed with
-     * its TargetTerminateException, an Error) ends the thread, which a retry for ever would keep alive. Its field
-     * thread then still names it, and the next schedule, seeing it no longer alive, starts another. A channel
+     * the heap: the thread backs off a millisecond and tries again, so no timer is lost to it (a timer taken out of
+     * the heap is linked as pending first, and a pending tick is sent, dropped or kept without an allocation). That
+     * retry is for a VirtualMachineError (out of memory, out of stack) only: any other throwable (none is thrown by
+     * this code; a defect, or a tool that ends the threads it runs, as Fray ends each thread of an iteration that
+     * failed with its TargetTerminateException, an Error) ends the thread, which a retry for ever would keep alive.
+     * Its field thread then still names it, and the next schedule, seeing it no longer alive, starts another. A channel
      * its user closes (ours are not receive-only, as Go's are) drops its timer, also when closed between the
      * thread's look at it and its offer: that is no error, and holds no other timer back.
      */
@@ -222,7 +227,7 @@ final class Timers {
         return t == null ? null : t.thread;
     }
 
-    /** The lock under which the timers are taken out of the heap to fire, and stopped (for tests that hold a firing back). */
+    /** The lock under which timers are taken out of the heap to fire, and stopped (for tests holding a firing back). */
     static ReentrantLock lock() {
         return timers().lock;
     }
