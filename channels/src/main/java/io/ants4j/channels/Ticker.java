@@ -9,8 +9,9 @@ import java.util.Objects;
  * falls behind misses ticks: the channel holds one, and a tick that finds it full is dropped, as in Go. Stopping or
  * resetting the ticker takes a tick left in the channel out (as Go 1.23 does: no stale tick is received after
  * {@code Stop} or {@code Reset} returns); it does not close the channel. A tick is known by identity: a receiver that
- * sends the very {@code Instant} it got back into the channel has it taken out as the tick it is. A ticker nobody
- * refers to any more (neither it nor its channel) is collected, stopped or not (as in Go 1.23).
+ * sends the ticker's last tick (that very {@code Instant}) back into the channel has it taken out by a stop or reset
+ * as the tick it is. A ticker nobody refers to any more (neither it nor its channel) is collected, stopped or not (as
+ * in Go 1.23).
  *
  * <pre>{@code
  * try (Ticker ticker = new Ticker(Duration.ofSeconds(1))) {

@@ -40,7 +40,7 @@ final class Timers {
      * reads sending and then the channel's count (all volatile: one of the two sees the other's write, and a send
      * done is seen in the count). A stop overlapping a reset sees a send of the timer the reset replaced too: that
      * timer's stopped was written before the stop took the timers' lock. A tick is known by identity, so a receiver
-     * that sends the very Instant it got back into the channel has it taken out like the tick it is.
+     * that sends the ticker's last tick back into the channel has it taken out like the tick it is.
      *
      * A timer refers to its channel weakly (it is a WeakReference): a channel that nobody holds any more is collected
      * and its timer dropped from the heap, at the next schedule or wake-up of the thread (Go 1.23 collects
