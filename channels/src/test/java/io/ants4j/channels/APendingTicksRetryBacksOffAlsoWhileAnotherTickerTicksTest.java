@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -23,33 +22,30 @@ import org.junit.jupiter.api.Test;
  */
 class APendingTicksRetryBacksOffAlsoWhileAnotherTickerTicksTest {
     private static final long PHASE_NANOS = TimeUnit.MILLISECONDS.toNanos(1500);
+    private static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     @Test
     void aTickWaitingForAHeldLockCostsFewWakeUpsBesideABusyTicker() throws Exception {
         Threads.untilNoTimerPending();
-        Chan<Instant> c = new Chan<>(1); // what Chan.after(10 ms) makes
-        Timers.Timer t = Timers.after(c, TimeUnit.MILLISECONDS.toNanos(10));
-        Thread timer = Timers.thread();
-        assertNotNull(timer);
+        Chan<Instant> c = new Chan<>(1);
         double heldRate;
         double bothRate;
         double aloneRate;
         try (Ticker busy = new Ticker(Duration.ofDays(1))) { // reset to 1 ms in the second phase
-            c.lock.lock();
+            Thread timer = Threads.lockedWithTickPending(c, TimeUnit.MILLISECONDS.toNanos(10));
             try {
-                Threads.until("the tick is pending", () -> t.pendingTick != null);
-                pause(200);
-                heldRate = rate(timer);
+                Threads.pause(SETTLE_NANOS);
+                heldRate = Threads.cpuShare(timer, PHASE_NANOS);
                 busy.reset(Duration.ofMillis(1));
                 Threads.until("the busy ticker's channel is full", () -> busy.chan().len() == 1);
-                pause(200);
-                bothRate = rate(timer);
+                Threads.pause(SETTLE_NANOS);
+                bothRate = Threads.cpuShare(timer, PHASE_NANOS);
             } finally {
                 c.lock.unlock();
             }
             assertNotNull(c.poll(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "the pending tick was never sent");
-            pause(200);
-            aloneRate = rate(timer);
+            Threads.pause(SETTLE_NANOS);
+            aloneRate = Threads.cpuShare(timer, PHASE_NANOS);
         }
         double extra = bothRate - aloneRate;
         String m = String.format("timer thread CPU (%% of a core): a tick waiting for a held lock alone %.2f%%; with "
@@ -59,17 +55,5 @@ class APendingTicksRetryBacksOffAlsoWhileAnotherTickerTicksTest {
                 extra / heldRate);
         System.out.println(m);
         assertTrue(extra < 1.5 * heldRate + 0.0025, m);
-    }
-
-    private static void pause(long millis) throws InterruptedException {
-        new CountDownLatch(1).await(millis, TimeUnit.MILLISECONDS); // a bounded wait, not for another thread
-    }
-
-    /** The timer thread's CPU time over a phase, as a fraction of the phase's wall time. */
-    private static double rate(Thread timer) throws Exception {
-        long cpu0 = ATickWaitingForAHeldLockBurnsNoCpuTest.cpuTime(timer);
-        long wall0 = System.nanoTime();
-        new CountDownLatch(1).await(PHASE_NANOS, TimeUnit.NANOSECONDS);
-        return (double) (ATickWaitingForAHeldLockBurnsNoCpuTest.cpuTime(timer) - cpu0) / (System.nanoTime() - wall0);
     }
 }

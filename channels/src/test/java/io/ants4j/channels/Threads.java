@@ -3,6 +3,9 @@ package io.ants4j.channels;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.lang.reflect.Method;
+import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -85,6 +88,55 @@ final class Threads {
             System.gc();
             return Timers.queued() == 0;
         });
+    }
+
+    /**
+     * Makes {@code c} (capacity 1, what {@link Chan#after} makes) the channel of a timer due in {@code delayNanos},
+     * takes its lock and waits until the timer thread holds the tick pending for it: returns the timer thread, with
+     * the lock held (the caller lets it go in a {@code finally}).
+     */
+    static Thread lockedWithTickPending(Chan<Instant> c, long delayNanos) {
+        Timers.Timer t = Timers.after(c, delayNanos);
+        Thread timer = Timers.thread();
+        if (timer == null) {
+            fail("no timer thread after a schedule");
+        }
+        c.lock.lock();
+        try {
+            until("the tick is pending", () -> t.pendingTick != null);
+        } catch (Throwable e) {
+            c.lock.unlock();
+            throw e;
+        }
+        return timer;
+    }
+
+    /** Waits {@code nanos} on a latch nobody counts down: a bounded pause, not a wait for another thread. */
+    static void pause(long nanos) throws InterruptedException {
+        new CountDownLatch(1).await(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** {@code t}'s CPU time over a pause of {@code nanos}, as a share of a core (of the pause's wall time). */
+    static double cpuShare(Thread t, long nanos) throws Exception {
+        long cpu0 = cpuTime(t);
+        long wall0 = System.nanoTime();
+        pause(nanos);
+        return (double) (cpuTime(t) - cpu0) / (System.nanoTime() - wall0);
+    }
+
+    /**
+     * The thread's CPU time, from ThreadMXBean.getThreadCpuTime (by reflection: the module does not read
+     * java.management, and core reflection needs no readability).
+     */
+    private static long cpuTime(Thread t) throws ReflectiveOperationException {
+        Class<?> factory = Class.forName("java.lang.management.ManagementFactory");
+        Object mx = factory.getMethod("getThreadMXBean").invoke(null);
+        Method m = Class.forName("java.lang.management.ThreadMXBean").getMethod("getThreadCpuTime", long.class);
+        long ns = (Long) m.invoke(mx, t.threadId());
+        if (ns < 0) {
+            throw new IllegalStateException("no CPU time measured for " + t);
+        }
+        return ns;
     }
 
     static String stack(Thread t) {
