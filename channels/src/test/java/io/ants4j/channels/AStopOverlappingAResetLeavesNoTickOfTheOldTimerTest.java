@@ -1,9 +1,11 @@
 package io.ants4j.channels;
 
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,12 +21,14 @@ import org.junit.jupiter.api.Test;
  * <p>The window (in the timer thread, between its read of stopped and the send) is widened, as a test in the package
  * may do: the channel's receive queue holds many cancelled waiters (as selects whose other case won leave before
  * they dequeue), which the timer thread's offer walks for some milliseconds, and then one waiting receiver (a Waiter
- * the test queues and watches). The test waits until the old timer is sending, has another thread reset the ticker
- * (to 10 s), stops the ticker once the reset has stopped the old timer (the send still under way), and checks that
- * the receiver was handed nothing after the stop returned.
+ * the test queues and watches). A thread started beforehand waits until the old timer is sending and resets the
+ * ticker (to 10 s); the test calls the stop once the reset has stopped the old timer (the send still under way), and
+ * checks that the receiver was handed nothing after the stop returned. A round whose send was over before the stop
+ * was called proves nothing: the test tries again with twice as many cancelled waiters, a few times.
  */
 class AStopOverlappingAResetLeavesNoTickOfTheOldTimerTest {
     private static final int STALE_WAITERS = 400_000;
+    private static final int ROUNDS = 4;
 
     @Test
     void noTickIsSentAfterAStopThatOverlappedAReset() throws Exception {
@@ -41,10 +45,32 @@ class AStopOverlappingAResetLeavesNoTickOfTheOldTimerTest {
         overlap(ticker -> ticker.reset(Duration.ofSeconds(20)), "a second reset(20 s)");
     }
 
-    private static void overlap(java.util.function.Consumer<Ticker> second, String what) throws Exception {
+    private static void overlap(Consumer<Ticker> second, String what) throws Exception {
+        int staleWaiters = STALE_WAITERS;
+        for (int round = 1; ; round++, staleWaiters *= 2) {
+            Object handed = round(second, staleWaiters);
+            if (handed != MISSED) {
+                System.out.printf("%s overlapped the old timer's send in round %d (%,d cancelled waiters)%n", what,
+                        round, staleWaiters);
+                assertNull(handed, () -> what + " returned while the ticker's old 100 ms timer (stopped by an "
+                        + "overlapping reset) was still sending, and then its tick " + handed + " was handed to a "
+                        + "waiting receiver");
+                return;
+            }
+            if (round == ROUNDS) {
+                fail("the window was missed in " + ROUNDS + " rounds (up to " + staleWaiters + " cancelled waiters): "
+                        + "the old timer's send was over before " + what + " was called");
+            }
+        }
+    }
+
+    private static final Object MISSED = new Object();
+
+    /** One round: what the receiver was handed after {@code second} returned (null: nothing), or MISSED. */
+    private static Object round(Consumer<Ticker> second, int staleWaiters) throws Exception {
         Threads.untilNoTimerPending();
         Ticker ticker = new Ticker(Duration.ofMillis(100));
-        Chan<java.time.Instant> c = ticker.chan();
+        Chan<Instant> c = ticker.chan();
         Timers.Timer old;
         Timers.lock().lock();
         try {
@@ -55,7 +81,7 @@ class AStopOverlappingAResetLeavesNoTickOfTheOldTimerTest {
         Waiter receiver = new Waiter(c, null);
         c.lock.lock();
         try {
-            for (int i = 0; i < STALE_WAITERS; i++) {
+            for (int i = 0; i < staleWaiters; i++) {
                 Waiter w = new Waiter(c, null);
                 w.cancel();
                 c.enqueueLocked(w, false);
@@ -64,8 +90,10 @@ class AStopOverlappingAResetLeavesNoTickOfTheOldTimerTest {
         } finally {
             c.lock.unlock();
         }
-        Threads.until("the old timer is sending its first tick", () -> ticker.lastTick.sending);
-        Threads.Failing resetter = Threads.start(() -> ticker.reset(Duration.ofSeconds(10)));
+        Threads.Failing resetter = Threads.start(() -> {
+            Threads.until("the old timer is sending its first tick", () -> ticker.lastTick.sending);
+            ticker.reset(Duration.ofSeconds(10));
+        });
         Threads.until("the reset stopped the old timer", () -> old.stopped);
         boolean sendingWhenCalled = ticker.lastTick.sending;
         second.accept(ticker);
@@ -81,9 +109,6 @@ class AStopOverlappingAResetLeavesNoTickOfTheOldTimerTest {
         } finally {
             c.lock.unlock();
         }
-        assertTrue(sendingWhenCalled, "the window was missed: the old timer's send was over before " + what
-                + " was called");
-        assertNull(handed, () -> what + " returned while the ticker's old 100 ms timer (stopped by an overlapping "
-                + "reset) was still sending, and then its tick " + handed + " was handed to a waiting receiver");
+        return sendingWhenCalled ? handed : MISSED;
     }
 }
