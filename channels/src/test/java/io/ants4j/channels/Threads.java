@@ -3,7 +3,11 @@ package io.ants4j.channels;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.IOException;
 import java.lang.reflect.Method;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -137,6 +141,59 @@ final class Threads {
             throw new IllegalStateException("no CPU time measured for " + t);
         }
         return ns;
+    }
+
+    /**
+     * How many times a second the timer thread parked over a pause of {@code nanos}: its voluntary context switches,
+     * from Linux's /proc (the JVM names the native thread after the first 15 characters of the Java thread's name).
+     * Null where there is no /proc.
+     */
+    static Double timerThreadWakeUpsPerSecond(long nanos) throws Exception {
+        Path task = timerThreadTask();
+        if (task == null) {
+            return null;
+        }
+        long switches0 = voluntarySwitches(task);
+        long wall0 = System.nanoTime();
+        pause(nanos);
+        return (voluntarySwitches(task) - switches0) * 1e9 / (System.nanoTime() - wall0);
+    }
+
+    private static Path timerThreadTask() throws IOException {
+        Path tasks = Path.of("/proc/self/task");
+        if (!Files.isDirectory(tasks)) {
+            return null;
+        }
+        Path found = null;
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(tasks)) {
+            for (Path task : all) {
+                String comm;
+                try {
+                    comm = Files.readString(task.resolve("comm")).strip();
+                } catch (IOException ended) {
+                    continue;
+                }
+                if (comm.equals("ants4j-channels")) {
+                    if (found != null) {
+                        fail("two native threads named like the timer thread: " + found + ", " + task);
+                    }
+                    found = task;
+                }
+            }
+        }
+        if (found == null) {
+            fail("no native thread named like the timer thread in " + tasks);
+        }
+        return found;
+    }
+
+    private static long voluntarySwitches(Path task) throws IOException {
+        for (String line : Files.readAllLines(task.resolve("status"))) {
+            if (line.startsWith("voluntary_ctxt_switches:")) {
+                return Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+            }
+        }
+        throw new IllegalStateException("no voluntary_ctxt_switches in " + task.resolve("status"));
     }
 
     static String stack(Thread t) {
