@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * The timers of {@link Chan#after} and {@link Ticker}: one daemon thread sends their values, started by a schedule
@@ -63,10 +64,20 @@ final class Timers {
      * timer that can never send keeps the thread. A JVM, or a test run such as
      * Fray's that needs every thread it started to end, is left with no thread of ours once no timer is pending.
      *
+     * Starting the thread: a schedule that finds none at work makes one under the lock, names it in thread, and
+     * starts it after it has let go of the lock (as ThreadPoolExecutor starts its workers), so a Thread.start that
+     * takes long (seconds, seen after 10,000 platform threads had ended) holds no other schedule, stop or reset back.
+     * A thread not yet started counts as at work: a schedule meanwhile makes no other, and its timer is seen by the
+     * thread once it runs (an unpark before the start is lost, and not needed: the thread looks at the heap first).
+     *
      * Failures: the class's initialization makes nothing; the instance (lock, heap, thread) is made by the first
      * schedule, and made again by the next if that failed. A schedule makes what it needs (the timer, a larger heap,
-     * the thread if none is running) before it changes anything, so an OutOfMemoryError leaves the timers as they
-     * were (an error starting the thread leaves thread as it was: null, or a thread that is no longer alive). An
+     * the thread if none is at work) before it changes anything, so an OutOfMemoryError leaves the timers as they
+     * were. Only the thread's start comes after the change: if it fails (no memory for a native thread), the thread
+     * is marked failedStart (a volatile write, which cannot fail), the error reaches the caller, and the next schedule
+     * makes another thread; the caller's timer stays in the heap and fires once a thread runs (a Chan.after or a new
+     * Ticker that threw returned no channel, so that timer is dropped once its channel is collected; a reset that
+     * threw has replaced the timer, and takes the old timer's tick out all the same). An
      * error in the thread's loop (no memory for the Instant, or for the lock's queue node) leaves the due timer in
      * the heap: the thread backs off a millisecond and tries again, so no timer is lost to it (a timer taken out of
      * the heap is linked as pending first, and a pending tick is sent, dropped or kept without an allocation). That
@@ -90,6 +101,11 @@ final class Timers {
     /** The farthest deadline kept: beyond it the nanoTime arithmetic would wrap (146 years). */
     private static final long MAX_DELAY = Long.MAX_VALUE / 2;
     private static volatile Timers instance;
+    /**
+     * A test's start of the timer thread, slow or failing; null: {@link Thread#start} (nothing is made when the class
+     * initializes).
+     */
+    static volatile Consumer<Thread> starter;
 
     /** A ChanLock for its unlock, which does not throw once the lock is free (see its notes). */
     private final ReentrantLock lock = new ChanLock();
@@ -97,17 +113,20 @@ final class Timers {
     private Timer[] heap = new Timer[16];
     private int size;
     /**
-     * The thread, written under the lock: null when none runs (never started, or it ended idle). Volatile only for
-     * {@link #thread()}, which tests call while they hold a lock the thread may be waiting for under ours.
+     * The thread, written under the lock: null when none runs (never made, or it ended idle); a thread a schedule
+     * made is named here before that schedule starts it. Volatile only for {@link #thread()}, which tests call while
+     * they hold a lock the thread may be waiting for under ours.
      */
     private volatile Thread thread;
+    /** The last thread whose start failed: a schedule makes another in its place (see the class notes). */
+    private volatile Thread failedStart;
     /** The thread's, under the lock: whether it found the heap empty last time, and until when it then waits. */
     private boolean idle;
     private long idleUntil;
     /**
      * The thread's only: the timers taken out of the heap whose tick waits for their channel's lock, linked through
-     * {@link Timer#nextPending}. A thread started after one that ended sees them: a schedule starts it only once the
-     * other is no longer alive.
+     * {@link Timer#nextPending}. A thread started after one that ended sees them: a schedule makes it only once the
+     * other is no longer alive (isAlive, which orders the ended thread's writes before), or has decided to end.
      */
     private Timer pending;
     /** The thread's: how long it waits before it tries the pending ticks again. */
@@ -190,8 +209,11 @@ final class Timers {
      * timer left in the channel is taken out, and none of its ticks is sent after this returns.
      */
     static void reset(Ticker ticker, long periodNanos) {
-        timers().schedule(ticker.chan, periodNanos, periodNanos, ticker.lastTick, ticker);
-        ticker.chan.takeStaleTick(ticker.lastTick);
+        try {
+            timers().schedule(ticker.chan, periodNanos, periodNanos, ticker.lastTick, ticker);
+        } finally { // also when the thread's start failed, after the old timer was stopped
+            ticker.chan.takeStaleTick(ticker.lastTick);
+        }
     }
 
     /** Stops {@code ticker}'s timer; a tick it left in the channel is taken out. No tick is sent after this returns. */
@@ -241,17 +263,18 @@ final class Timers {
         long period = Math.min(periodNanos, MAX_DELAY);
         Timer timer = new Timer(chan, collected, System.nanoTime() + Math.min(Math.max(delayNanos, 0L), MAX_DELAY),
                 period, lastTick);
+        Thread made;
         lock.lock();
         try {
             purgeCollected();
             Timer[] grown = size == heap.length ? new Timer[size * 2] : null;
-            Thread started = thread == null || !thread.isAlive() ? startThread() : null;
+            made = runs(thread) ? null : newThread();
             if (grown != null) {
                 System.arraycopy(heap, 0, grown, 0, size);
                 heap = grown;
             }
-            if (started != null) {
-                thread = started;
+            if (made != null) {
+                thread = made;
             }
             if (ticker != null) {
                 stopLocked(ticker.timer);
@@ -266,16 +289,37 @@ final class Timers {
         } finally {
             lock.unlock();
         }
+        if (made != null) {
+            try {
+                Consumer<Thread> test = starter;
+                if (test == null) {
+                    made.start();
+                } else {
+                    test.accept(made);
+                }
+            } catch (Throwable e) {
+                failedStart = made; // a volatile write: it cannot fail
+                throw e;
+            }
+        }
         return timer;
     }
 
     /**
-     * Starts the thread: a daemon that keeps nothing of the thread that happens to start it (no inheritable
+     * Under the lock: whether {@code t} is the thread at work, or about to be: alive, or not yet started by the
+     * schedule that made it. Not when it has ended, nor when its start failed.
+     */
+    private boolean runs(Thread t) {
+        return t != null && t != failedStart && (t.isAlive() || t.getState() == Thread.State.NEW);
+    }
+
+    /**
+     * Makes the thread, unstarted: a daemon that keeps nothing of the thread that happens to make it (no inheritable
      * thread-local values, no context class loader, not its thread group, which it would keep reachable, nor its
      * priority), since it may live as long as the JVM (while timers are pending): it goes in the root thread group,
      * at normal priority.
      */
-    private Thread startThread() {
+    private Thread newThread() {
         ThreadGroup root = Thread.currentThread().getThreadGroup();
         while (root.getParent() != null) {
             root = root.getParent();
@@ -283,7 +327,6 @@ final class Timers {
         Thread t = Thread.ofPlatform().group(root).priority(Thread.NORM_PRIORITY).daemon()
                 .name("ants4j-channels-timer").inheritInheritableThreadLocals(false).unstarted(this::run);
         t.setContextClassLoader(null);
-        t.start();
         return t;
     }
 

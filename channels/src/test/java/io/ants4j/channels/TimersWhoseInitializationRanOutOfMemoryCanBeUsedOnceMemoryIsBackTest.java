@@ -12,10 +12,11 @@ import org.junit.jupiter.api.Test;
  * docs/failures.md:25-27: "A class first used on an exhausted heap may fail to initialize, as any class with a
  * VarHandle may, and the JVM then refuses it for good; ants4j adds nothing there that can fail (the linking of its
  * call sites is retried by the first constructor)." (docs/testing.md:859 "Class initialization": the class must be
- * usable afterwards whenever the margin left room for its VarHandle lookups, 12 KB.) Timers has no VarHandle; its
- * initialization makes the ScheduledThreadPoolExecutor and links a lambda. Run out of memory there, it is refused
- * for good: every later Chan.after and new Ticker throw NoClassDefFoundError. Runs {@link ClassInitOutOfMemoryProbe}
- * in a JVM of its own with a 24 MB heap, as the primitives' ClassInitOutOfMemoryTest does.
+ * usable afterwards whenever the margin left room for its VarHandle lookups, 12 KB.) Timers has no VarHandle; were
+ * its initialization to make anything (its instance, a lambda of a test's hook), it could run out of memory there and
+ * be refused for good: every later Chan.after and new Ticker would throw NoClassDefFoundError. Runs
+ * {@link ClassInitOutOfMemoryProbe} in a JVM of its own with a 24 MB heap, as the primitives' ClassInitOutOfMemoryTest
+ * does.
  */
 class TimersWhoseInitializationRanOutOfMemoryCanBeUsedOnceMemoryIsBackTest {
 

@@ -164,6 +164,27 @@ class TimersFrayTest {
     }
 
     /**
+     * Two schedules at once with no timer thread at work: the first to find none makes the thread and starts it after
+     * its unlock; the other, between the two, finds it not yet started and makes none (never two timer threads, each
+     * with its own pending ticks); both timers fire.
+     */
+    @FrayTest(iterations = 40 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void twoSchedulesAtOnceStartOneThreadThatFiresBoth() throws InterruptedException {
+        Thread[] schedulers = new Thread[2];
+        for (int i = 0; i < schedulers.length; i++) {
+            schedulers[i] = start("scheduler " + i, () -> {
+                Chan<Instant> c = Chan.after(Duration.ofMillis(1));
+                assertTrue(timerThreads().size() <= 1, () -> "two timer threads: " + timerThreads());
+                assertNotNull(c.poll(1, TimeUnit.SECONDS), "a timer scheduled beside another never fired");
+            });
+        }
+        join(schedulers);
+        joinTimerThreads();
+    }
+
+    /**
      * Review 67: concurrent stop, reset and stop of one 1 ms ticker from three threads, racing its firings: the
      * ticker ends in the state of one of the orders -- stopped (no tick left or sent afterwards) or ticking with one
      * timer (ticks no closer than its period) -- and a final stop leaves no tick and lets the timer thread end.

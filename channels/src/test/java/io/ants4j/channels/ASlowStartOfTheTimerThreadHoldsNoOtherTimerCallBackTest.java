@@ -1,0 +1,95 @@
+package io.ants4j.channels;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Review 66: one Thread.start of the timer thread took 3.7 s after 10,000 platform threads had ended, and every
+ * Chan.after, new Ticker, stop and reset of the JVM waited for it, the thread being started under the timers' lock
+ * (ThreadPoolExecutor starts its workers after its lock). Contract: no timer operation waits for an unrelated one;
+ * a timer call made while another call starts the thread returns at once, no second thread is started, and both
+ * timers fire once the thread runs. The test makes the start slow (the package's {@code Timers.starter}); a start
+ * that fails (no memory for the native thread) reaches its caller, and the next timer call starts a thread.
+ */
+class ASlowStartOfTheTimerThreadHoldsNoOtherTimerCallBackTest {
+    private static final long WAIT_MILLIS = 2_000;
+
+    @BeforeEach
+    void noTimerThread() {
+        Threads.untilNoTimerPending();
+        Threads.until("the idle timer thread has ended", () -> {
+            Thread t = Timers.thread();
+            return t == null || !t.isAlive();
+        });
+    }
+
+    @AfterEach
+    void realStarts() {
+        Timers.starter = null;
+    }
+
+    @Test
+    void aTimerCallDoesNotWaitForAnotherCallsStartOfTheThread() throws Exception {
+        CountDownLatch starting = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger starts = new AtomicInteger();
+        Timers.starter = t -> {
+            starts.incrementAndGet();
+            starting.countDown();
+            try {
+                release.await(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS); // a Thread.start that takes long
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            t.start();
+        };
+        AtomicReference<Chan<Instant>> first = new AtomicReference<>();
+        Threads.Failing starter = Threads.start(() -> first.set(Chan.after(Duration.ofMillis(10))));
+        boolean returned;
+        Chan<Instant> second = new Chan<>(1);
+        try {
+            assertTrue(starting.await(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "the thread's start never began");
+            Threads.Failing other = Threads.start(() -> {
+                Ticker ticker = new Ticker(Duration.ofHours(1));
+                ticker.reset(Duration.ofHours(2));
+                ticker.stop();
+                Timers.after(second, TimeUnit.MILLISECONDS.toNanos(10));
+            });
+            other.thread.join(WAIT_MILLIS);
+            returned = !other.thread.isAlive();
+            release.countDown();
+            other.join();
+        } finally {
+            release.countDown();
+            starter.join();
+        }
+        assertTrue(returned, "a new Ticker, its reset and stop and a Chan.after from another thread had not returned "
+                + "after " + WAIT_MILLIS + " ms while a Chan.after started the timer thread");
+        assertEquals(1, starts.get(), "a second timer thread was started while the first was being started");
+        assertNotNull(first.get().poll(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "the first after never fired");
+        assertNotNull(second.poll(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "the second after never fired");
+    }
+
+    @Test
+    void aFailedStartReachesItsCallerAndTheNextCallStartsAThread() throws Exception {
+        Timers.starter = t -> {
+            throw new OutOfMemoryError("unable to create native thread (the test's)");
+        };
+        assertThrows(OutOfMemoryError.class, () -> Chan.after(Duration.ofMillis(10)));
+        Timers.starter = null;
+        Chan<Instant> next = Chan.after(Duration.ofMillis(10));
+        assertNotNull(next.poll(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "no timer fired after a failed start");
+    }
+}
