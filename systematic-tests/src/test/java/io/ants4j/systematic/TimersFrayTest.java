@@ -219,6 +219,36 @@ class TimersFrayTest {
         assertNull(ticker.chan().poll(), "a tick was sent after the last stop");
     }
 
+    /**
+     * Review 69: several resets in a row (to 1 ms) from two threads racing the firings of a 1 ms ticker, one thread
+     * ending with a reset to 10 s, the other with a stop: whatever the order, once both returned the ticker is stopped
+     * or ticks every 10 s, so the channel holds no tick and none comes within 5 ms.
+     */
+    @FrayTest(iterations = 60 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void resetsInARowFromTwoThreadsRacingFiringsEndInTheStateOfOneOrder() throws InterruptedException {
+        Ticker ticker = new Ticker(Duration.ofMillis(1));
+        Thread a = start("resetter", () -> {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            ticker.reset(Duration.ofMillis(1));
+            ticker.reset(Duration.ofMillis(1));
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            ticker.reset(Duration.ofSeconds(10));
+        });
+        Thread b = start("resetter-stopper", () -> {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+            ticker.reset(Duration.ofMillis(1));
+            ticker.stop();
+        });
+        join(a, b);
+        assertNull(ticker.chan().poll(), "a tick was left after the last reset/stop returned");
+        assertNull(ticker.chan().poll(5, TimeUnit.MILLISECONDS), "a 1 ms tick came after the last reset/stop");
+        ticker.stop();
+        joinTimerThreads();
+        assertNull(ticker.chan().poll(), "a tick was sent after stop returned");
+    }
+
     private static List<Thread> timerThreads() {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(TIMER_THREAD)).toList();
     }
