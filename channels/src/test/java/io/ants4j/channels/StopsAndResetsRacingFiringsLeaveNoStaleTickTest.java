@@ -13,10 +13,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review 69: attacks on the ticker-wide sending flag (Timers.LastTick.sending) and on stop/reset racing firings. These
- * held on 7f65918 (they are kept as regression tests).
+ * Ticker's contracts (stop: "no tick is sent after this method returns, and a tick left in the channel is taken out";
+ * reset: the next tick one period from now), with stops and resets from several threads racing the firings of the
+ * ticker's successive timers, which share one sending flag (Timers.LastTick.sending): review 69's attacks on that
+ * flag, all of which held.
  */
-class Review69TickerFlagAttacksTest {
+class StopsAndResetsRacingFiringsLeaveNoStaleTickTest {
     private static final Duration LONG = Duration.ofHours(1);
 
     private static Timers.Timer timerOf(Ticker ticker) {
