@@ -26,8 +26,10 @@ final class Timers {
      * The timers' lock is never held while a channel's lock is taken (by the thread, a stop or a reset), so a channel
      * whose lock is held for long (its holder preempted, or a select queued on another channel's lock) holds up no
      * schedule and no other timer. The thread takes a channel's lock only if it is free within a short retry, else it
-     * keeps the tick pending and tries again after RETRY_NANOS, then twice as long each time none of the ticks that
-     * waited is sent (up to MAX_RETRY_NANOS), the other timers firing meanwhile; a pending tick whose timer is
+     * keeps the tick pending and tries it again after RETRY_NANOS, then twice as long after each miss (up to
+     * MAX_RETRY_NANOS), the other timers firing meanwhile. The back-off is each pending tick's own, so a lock held for
+     * long does not slow the retries of a tick whose lock was busy for a moment; ticks whose next tries are close
+     * are tried together, so many ticks waiting for held locks cost few wake-ups. A pending tick whose timer is
      * stopped, or whose channel is closed or collected, is dropped without the lock.
      *
      * Stop and reset (Go 1.23: no stale tick after they return). A tick is sent, under its channel's lock, only if its
@@ -90,9 +92,8 @@ final class Timers {
      */
     private static final long BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /**
-     * How soon the thread first tries again a tick whose channel's lock was held; each try that sends none of the
-     * ticks that waited doubles the wait, up to {@link #MAX_RETRY_NANOS}, so a lock held for long costs little CPU
-     * (the ticks of other timers, sent at once, do not set it back).
+     * How soon the thread first tries again a tick whose channel's lock was held; each further miss of that tick
+     * doubles its wait, up to {@link #MAX_RETRY_NANOS}, so a lock held for long costs little CPU.
      */
     private static final long RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final long MAX_RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(6_400);
@@ -129,8 +130,6 @@ final class Timers {
      * other is no longer alive (isAlive, which orders the ended thread's writes before), or has decided to end.
      */
     private Timer pending;
-    /** The thread's: how long it waits before it tries the pending ticks again. */
-    private long retryNanos = RETRY_NANOS;
 
     private Timers() {
     }
@@ -148,6 +147,9 @@ final class Timers {
         volatile boolean stopped;
         /** The thread's: whether the pending tick already missed the channel's lock once (it then tries, not spins). */
         boolean retried;
+        /** The thread's: how long it waited since the pending tick's last miss, and when it tries again. */
+        long retryNanos;
+        long retryAt;
         /**
          * The thread's: the tick waiting for the channel's lock (null: none), and the next timer so waiting. Volatile
          * only for tests, which wait until a tick is pending while they hold its channel's lock.
@@ -337,7 +339,7 @@ final class Timers {
     private void run() {
         for (;;) {
             try {
-                boolean waits = sendPending();
+                long retryIn = sendPending();
                 long park;
                 lock.lock();
                 try {
@@ -348,8 +350,8 @@ final class Timers {
                 if (park < 0L) {
                     return; // thread was cleared under the lock: the next schedule starts another
                 }
-                if (waits && park > retryNanos) {
-                    park = retryNanos;
+                if (retryIn >= 0L && park > retryIn) {
+                    park = retryIn;
                 }
                 if (park > 0L) {
                     LockSupport.parkNanos(this, park); // an unpark since the unlock returns at once
@@ -371,36 +373,45 @@ final class Timers {
     }
 
     /**
-     * Offers the pending ticks, unlocked; returns whether some still wait for their channel's lock. A tick is gone
-     * once sent, or dropped (its channel full, closed or collected, its timer stopped).
+     * Offers the pending ticks whose time to try has come, unlocked; returns how long until the next one's (-1: none
+     * is pending). A tick is gone once sent, or dropped (its channel full, closed or collected, its timer stopped);
+     * one whose channel's lock was held tries again after its own back-off (see {@link #RETRY_NANOS}), and so does
+     * every tick whose next try is a quarter of its back-off away or less, so that the ticks waiting for held locks
+     * come to be tried together.
      */
-    private boolean sendPending() {
+    private long sendPending() {
         if (pending == null) {
-            return false;
+            return -1L;
         }
-        boolean progress = false;
+        long now = System.nanoTime();
+        long next = Long.MAX_VALUE;
         Timer previous = null;
         for (Timer t = pending; t != null; ) {
-            Timer next = t.nextPending;
+            Timer following = t.nextPending;
             Chan<Instant> chan = t.get();
-            if (chan == null || t.stopped || chan.isClosed() || chan.offerTick(t, t.pendingTick, !t.retried)) {
+            if (t.retried && !(chan == null || t.stopped || chan.isClosed())
+                    && t.retryAt - now > t.retryNanos >> 2) {
+                next = Math.min(next, t.retryAt - now); // not its time yet
+                previous = t;
+            } else if (chan == null || t.stopped || chan.isClosed() || chan.offerTick(t, t.pendingTick, !t.retried)) {
                 if (previous == null) {
-                    pending = next;
+                    pending = following;
                 } else {
-                    previous.nextPending = next;
+                    previous.nextPending = following;
                 }
                 t.pendingTick = null;
                 t.nextPending = null;
-                progress |= t.retried; // a tick just taken out of the heap, sent at once, is no sign the locks are free
                 t.retried = false;
             } else {
+                t.retryNanos = t.retried ? Math.min(t.retryNanos * 2, MAX_RETRY_NANOS) : RETRY_NANOS;
                 t.retried = true;
+                t.retryAt = now + t.retryNanos;
+                next = Math.min(next, t.retryNanos);
                 previous = t;
             }
-            t = next;
+            t = following;
         }
-        retryNanos = progress || pending == null ? RETRY_NANOS : Math.min(retryNanos * 2, MAX_RETRY_NANOS);
-        return pending != null;
+        return pending == null ? -1L : Math.max(next, 0L);
     }
 
     /**
@@ -413,7 +424,7 @@ final class Timers {
         purgeCollected();
         long now = System.nanoTime();
         if (size == 0 && pending != null) {
-            return retryNanos;
+            return IDLE_NANOS; // the run loop parks until the earliest retry of a pending tick
         }
         if (size == 0) { // else a schedule made before the idle time ran out put a timer in: the thread stays
             if (!idle) {

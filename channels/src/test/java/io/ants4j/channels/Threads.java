@@ -95,24 +95,25 @@ final class Threads {
     }
 
     /**
-     * Makes {@code c} (capacity 1, what {@link Chan#after} makes) the channel of a timer due in {@code delayNanos},
-     * takes its lock and waits until the timer thread holds the tick pending for it: returns the timer thread, with
-     * the lock held (the caller lets it go in a {@code finally}).
+     * Takes {@code c}'s lock, makes {@code c} (capacity 1, what {@link Chan#after} makes) the channel of a timer due in
+     * {@code delayNanos} and waits until the timer thread holds its tick pending: returns the timer thread, with the
+     * lock held (the caller lets it go in a {@code finally}). The lock comes first: a test thread preempted past the
+     * deadline would otherwise find the tick sent.
      */
     static Thread lockedWithTickPending(Chan<Instant> c, long delayNanos) {
-        Timers.Timer t = Timers.after(c, delayNanos);
-        Thread timer = Timers.thread();
-        if (timer == null) {
-            fail("no timer thread after a schedule");
-        }
         c.lock.lock();
         try {
+            Timers.Timer t = Timers.after(c, delayNanos);
+            Thread timer = Timers.thread();
+            if (timer == null) {
+                fail("no timer thread after a schedule");
+            }
             until("the tick is pending", () -> t.pendingTick != null);
+            return timer;
         } catch (Throwable e) {
             c.lock.unlock();
             throw e;
         }
-        return timer;
     }
 
     /** Waits {@code nanos} on a latch nobody counts down: a bounded pause, not a wait for another thread. */
