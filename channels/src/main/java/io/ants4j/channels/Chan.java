@@ -104,7 +104,9 @@ public final class Chan<T> implements Iterable<T> {
      * Returns a channel on which the current time is sent once {@code delay} has passed (Go's {@code time.After}); a
      * zero or negative delay sends it at once. The channel holds the value until it is received, and is never
      * closed. A channel nobody refers to any more is collected with its timer, before its delay has passed or after
-     * (as in Go 1.23).
+     * (as in Go 1.23). The channel is the timer's to send on (Go's is receive-only): a value sent on it by anyone else
+     * that is still in it when the delay has passed takes the place of the time, which is then dropped, and a channel
+     * its user closes drops its timer.
      *
      * @param delay how long from now
      * @return a channel of capacity 1 that will hold one value
