@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -30,6 +29,23 @@ class StopsAndResetsRacingFiringsLeaveNoStaleTickTest {
         }
     }
 
+    /** Resets the ticker 1 to 39 times to 50-300 us (polling now and then), pauses, then stops it or resets it to 1 h. */
+    private static void resetsInARow(Ticker ticker, boolean resetLast) throws InterruptedException {
+        ThreadLocalRandom r = ThreadLocalRandom.current();
+        for (int k = r.nextInt(1, 40); k > 0; k--) {
+            ticker.reset(Duration.ofNanos(r.nextInt(50_000, 300_000)));
+            if (r.nextInt(4) == 0) {
+                ticker.chan().poll();
+            }
+        }
+        Threads.pause(r.nextInt(0, 300_000));
+        if (resetLast) {
+            ticker.reset(LONG);
+        } else {
+            ticker.stop();
+        }
+    }
+
     /**
      * Several resets in a row (to a 200 us period) from three threads race the firings; each round ends with the three
      * threads doing a stop or a reset(1 h) at once: whatever the order, once they have returned the channel holds no
@@ -40,30 +56,8 @@ class StopsAndResetsRacingFiringsLeaveNoStaleTickTest {
         Threads.untilNoTimerPending();
         for (int round = 0; round < 200; round++) {
             Ticker ticker = new Ticker(Duration.ofNanos(200_000));
-            CyclicBarrier start = new CyclicBarrier(3);
-            Threads.Failing[] ts = new Threads.Failing[3];
-            for (int i = 0; i < 3; i++) {
-                int id = i;
-                ts[i] = Threads.start(() -> {
-                    start.await(20, TimeUnit.SECONDS);
-                    ThreadLocalRandom r = ThreadLocalRandom.current();
-                    for (int k = r.nextInt(1, 40); k > 0; k--) {
-                        ticker.reset(Duration.ofNanos(r.nextInt(50_000, 300_000)));
-                        if (r.nextInt(4) == 0) {
-                            ticker.chan().poll();
-                        }
-                    }
-                    Threads.pause(r.nextInt(0, 300_000));
-                    if (id == 1) {
-                        ticker.reset(LONG);
-                    } else {
-                        ticker.stop();
-                    }
-                });
-            }
-            for (Threads.Failing t : ts) {
-                t.join();
-            }
+            Threads.Action resetsThenStop = () -> resetsInARow(ticker, false);
+            Threads.race(resetsThenStop, () -> resetsInARow(ticker, true), resetsThenStop);
             Instant left = ticker.chan().poll();
             assertNull(left, "round " + round + ": a tick was left after the last stops/resets returned");
             Instant late = ticker.chan().poll(5, TimeUnit.MILLISECONDS);
@@ -82,33 +76,20 @@ class StopsAndResetsRacingFiringsLeaveNoStaleTickTest {
     void twoPendingTimersOfOneTickerStoppedAndResetFromThreeThreads() throws Exception {
         for (int round = 0; round < 50; round++) {
             Threads.untilNoTimerPending();
-            Ticker ticker = new Ticker(Duration.ofMillis(1));
+            Ticker ticker = new Ticker(LONG); // no tick before the lock is held: the channel stays empty
             Chan<Instant> c = ticker.chan();
-            Timers.Timer t1 = timerOf(ticker);
             c.lock.lock();
             try {
-                Threads.until("t1's tick pending", () -> t1.pendingTick != null);
                 Threads.Failing r = Threads.start(() -> ticker.reset(Duration.ofMillis(1)));
+                r.join();
+                Timers.Timer t1 = timerOf(ticker);
+                Threads.until("t1's tick pending", () -> t1.pendingTick != null);
+                r = Threads.start(() -> ticker.reset(Duration.ofMillis(1)));
                 r.join();
                 Timers.Timer t2 = timerOf(ticker);
                 assertNotSame(t1, t2);
                 Threads.until("t2's tick pending", () -> t2.pendingTick != null);
-                CyclicBarrier b = new CyclicBarrier(3);
-                Threads.Failing a = Threads.start(() -> {
-                    b.await(20, TimeUnit.SECONDS);
-                    ticker.stop();
-                });
-                Threads.Failing m = Threads.start(() -> {
-                    b.await(20, TimeUnit.SECONDS);
-                    ticker.reset(LONG);
-                });
-                Threads.Failing z = Threads.start(() -> {
-                    b.await(20, TimeUnit.SECONDS);
-                    ticker.stop();
-                });
-                a.join();
-                m.join();
-                z.join();
+                Threads.race(ticker::stop, () -> ticker.reset(LONG), ticker::stop);
             } finally {
                 c.lock.unlock();
             }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -36,6 +37,25 @@ final class Threads {
             }
         });
         return f;
+    }
+
+    /**
+     * Runs each action in a platform thread of its own, all released at once by a barrier, and joins them (bounded),
+     * failing with what one threw.
+     */
+    static void race(Action... actions) throws InterruptedException {
+        CyclicBarrier start = new CyclicBarrier(actions.length);
+        Failing[] threads = new Failing[actions.length];
+        for (int i = 0; i < actions.length; i++) {
+            Action action = actions[i];
+            threads[i] = start(() -> {
+                start.await(TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+                action.run();
+            });
+        }
+        for (Failing t : threads) {
+            t.join();
+        }
     }
 
     /** A thread of a test and what it threw. */
