@@ -66,29 +66,30 @@ final class Timers {
      * timer that can never send keeps the thread. A JVM, or a test run such as
      * Fray's that needs every thread it started to end, is left with no thread of ours once no timer is pending.
      *
-     * Starting the thread: a schedule that finds none at work makes one under the lock, names it in thread, and
-     * starts it after it has let go of the lock (as ThreadPoolExecutor starts its workers), so a Thread.start that
-     * takes long (seconds, seen after 10,000 platform threads had ended) holds no other schedule, stop or reset back.
-     * A thread not yet started counts as at work: a schedule meanwhile makes no other, and its timer is seen by the
-     * thread once it runs (an unpark before the start is lost, and not needed: the thread looks at the heap first).
+     * Starting the thread: a schedule that finds none at work makes one under the lock, names it in thread, lets go
+     * of the lock, starts it, and takes the lock again to put its timer in (as ThreadPoolExecutor starts its workers
+     * outside its lock), so a Thread.start that takes long (seconds, seen after 10,000 platform threads had ended)
+     * holds no other schedule, stop or reset back. A thread not yet started counts as at work: a schedule meanwhile
+     * makes no other and puts its timer in, which the thread sees once it runs (an unpark before the start is lost,
+     * and not needed: the thread looks at the heap first). A thread that ended idle between the start and the second
+     * hold is found so there, and another is made and started the same way.
      *
      * Failures: the class's initialization makes nothing; the instance (lock, heap, thread) is made by the first
      * schedule, and made again by the next if that failed. A schedule makes what it needs (the timer, a larger heap,
-     * the thread if none is at work) before it changes anything, so an OutOfMemoryError leaves the timers as they
-     * were. Only the thread's start comes after the change: if it fails (no memory for a native thread), the thread
-     * is marked failedStart (a volatile write, which cannot fail), the error reaches the caller, and the next schedule
-     * makes another thread; the caller's timer stays in the heap and fires once a thread runs (a Chan.after or a new
-     * Ticker that threw returned no channel, so that timer is dropped once its channel is collected; a reset that
-     * threw has replaced the timer, and takes the old timer's tick out all the same). An
-     * error in the thread's loop (no memory for the Instant, or for the lock's queue node) leaves the due timer in
-     * the heap: the thread backs off a millisecond and tries again, so no timer is lost to it (a timer taken out of
-     * the heap is linked as pending first, and a pending tick is sent, dropped or kept without an allocation). That
-     * retry is for a VirtualMachineError (out of memory, out of stack) only: any other throwable (none is thrown by
-     * this code; a defect, or a tool that ends the threads it runs, as Fray ends each thread of an iteration that
-     * failed with its TargetTerminateException, an Error) ends the thread, which a retry for ever would keep alive.
-     * Its field thread then still names it, and the next schedule, seeing it no longer alive, starts another. A channel
-     * its user closes (ours are not receive-only, as Go's are) drops its timer, also when closed between the
-     * thread's look at it and its offer: that is no error, and holds no other timer back.
+     * the thread if none is at work) and starts the thread before it changes anything, so an OutOfMemoryError leaves
+     * the timers as they were. A start that fails (no memory for a native thread) marks the thread failedStart (a
+     * volatile write, which cannot fail) and throws to its caller, and the next schedule makes another thread. A
+     * schedule made while that start was under way relied on it: its timer waits for the next schedule (as a task
+     * queued in a ThreadPoolExecutor while a worker's start fails waits for the next execute). An error in the thread's
+     * loop (no memory for the Instant, or for the lock's queue node) leaves the due timer in the heap: the thread backs
+     * off a millisecond and tries again, so no timer is lost to it (a timer taken out of the heap is linked as pending
+     * first, and a pending tick is sent, dropped or kept without an allocation). That retry is for a
+     * VirtualMachineError (out of memory, out of stack) only: any other throwable (none is thrown by this code; a
+     * defect, or a tool that ends the threads it runs, as Fray ends each thread of an iteration that failed with its
+     * TargetTerminateException, an Error) ends the thread, which a retry for ever would keep alive. Its field thread
+     * then still names it, and the next schedule, seeing it no longer alive, starts another. A channel its user closes
+     * (ours are not receive-only, as Go's are) drops its timer, also when closed between the thread's look at it and
+     * its offer: that is no error, and holds no other timer back.
      */
     private static final long BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /**
@@ -211,11 +212,8 @@ final class Timers {
      * timer left in the channel is taken out, and none of its ticks is sent after this returns.
      */
     static void reset(Ticker ticker, long periodNanos) {
-        try {
-            timers().schedule(ticker.chan, periodNanos, periodNanos, ticker.lastTick, ticker);
-        } finally { // also when the thread's start failed, after the old timer was stopped
-            ticker.chan.takeStaleTick(ticker.lastTick);
-        }
+        timers().schedule(ticker.chan, periodNanos, periodNanos, ticker.lastTick, ticker);
+        ticker.chan.takeStaleTick(ticker.lastTick);
     }
 
     /** Stops {@code ticker}'s timer; a tick it left in the channel is taken out. No tick is sent after this returns. */
@@ -265,46 +263,54 @@ final class Timers {
         long period = Math.min(periodNanos, MAX_DELAY);
         Timer timer = new Timer(chan, collected, System.nanoTime() + Math.min(Math.max(delayNanos, 0L), MAX_DELAY),
                 period, lastTick);
-        Thread made;
-        lock.lock();
-        try {
-            purgeCollected();
-            Timer[] grown = size == heap.length ? new Timer[size * 2] : null;
-            made = runs(thread) ? null : newThread();
-            if (grown != null) {
-                System.arraycopy(heap, 0, grown, 0, size);
-                heap = grown;
-            }
+        for (Thread made = null; ; ) {
             if (made != null) {
-                thread = made;
+                start(made); // the lock let go, nothing changed yet: a start that fails leaves the timers as they were
+                made = null;
             }
-            if (ticker != null) {
-                stopLocked(ticker.timer);
-                ticker.timer = timer;
-            }
-            timer.index = size;
-            heap[size++] = timer;
-            siftUp(timer.index);
-            if (timer.index == 0) {
-                LockSupport.unpark(thread); // a new earliest deadline (or the end of the idle time)
-            }
-        } finally {
-            lock.unlock();
-        }
-        if (made != null) {
+            lock.lock();
             try {
-                Consumer<Thread> test = starter;
-                if (test == null) {
-                    made.start();
-                } else {
-                    test.accept(made);
+                if (!runs(thread)) {
+                    made = newThread();
+                    thread = made;
+                    continue; // start it unlocked, then come back
                 }
-            } catch (Throwable e) {
-                failedStart = made; // a volatile write: it cannot fail
-                throw e;
+                purgeCollected();
+                if (size == heap.length) {
+                    Timer[] grown = new Timer[size * 2];
+                    System.arraycopy(heap, 0, grown, 0, size);
+                    heap = grown;
+                }
+                if (ticker != null) {
+                    stopLocked(ticker.timer);
+                    ticker.timer = timer;
+                }
+                timer.index = size;
+                heap[size++] = timer;
+                siftUp(timer.index);
+                if (timer.index == 0) {
+                    LockSupport.unpark(thread); // a new earliest deadline (or the end of the idle time)
+                }
+                return timer;
+            } finally {
+                lock.unlock();
             }
         }
-        return timer;
+    }
+
+    /** Starts {@code made}, unlocked; a start that fails marks it failed, so that the next schedule makes another. */
+    private void start(Thread made) {
+        try {
+            Consumer<Thread> test = starter;
+            if (test == null) {
+                made.start();
+            } else {
+                test.accept(made);
+            }
+        } catch (Throwable e) {
+            failedStart = made; // a volatile write: it cannot fail
+            throw e;
+        }
     }
 
     /**
