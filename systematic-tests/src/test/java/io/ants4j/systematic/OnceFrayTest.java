@@ -4,6 +4,7 @@ import static io.ants4j.systematic.FrayThreads.join;
 import static io.ants4j.systematic.FrayThreads.start;
 import static io.ants4j.systematic.FrayThreads.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -199,6 +200,47 @@ class OnceFrayTest {
             recursiveCallThrows(() -> once.run(() -> runs.addAndGet(100)));
         };
         callTwice(() -> once.run(action));
+        assertEquals(1, runs.get(), "the action ran other than once");
+        assertTrue(once.isDone(), once::toString);
+    }
+
+    /**
+     * A recursive {@code run} that threw leaves the {@code Once} running, not done, until the action itself returns
+     * (the class javadoc: "every other call, concurrent or later, returns only after that action has returned";
+     * {@code isDone}: "{@code true} once the action has completed"): a's action calls {@code run} on the same
+     * {@code Once}, which throws {@code IllegalStateException}; the action then finds {@code isDone()} false and
+     * starts a late caller c, and returns only once c is parked (or, wrongly, has returned). c's {@code run} returns
+     * only after the action returned. Coverage review 21, mutant O-D: {@code runSlow} setting {@code done} in its
+     * {@code finally} whatever the state of the call, so that the recursive call's failure marked the Once done while
+     * its action ran: survived every other OnceFrayTest (the recursive ones look at {@code isDone} only at the end).
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aRecursiveRunThatThrewLeavesTheOnceRunningUntilItsActionReturns() throws InterruptedException {
+        Once once = new Once();
+        AtomicBoolean returned = new AtomicBoolean();
+        AtomicInteger runs = new AtomicInteger();
+        AtomicReference<Thread> late = new AtomicReference<>();
+        Thread a = start("a", () -> once.run(() -> {
+            runs.incrementAndGet();
+            assertThrows(IllegalStateException.class, () -> once.run(() -> runs.addAndGet(100)),
+                    "a recursive run did not throw");
+            assertFalse(once.isDone(), "isDone() true while the action still runs (a recursive run threw)");
+            Thread c = start("c", () -> {
+                once.run(() -> runs.addAndGet(10));
+                assertTrue(returned.get(), "a late run() returned before the action had returned");
+            });
+            late.set(c);
+            until("c parks or returns", () -> {
+                Thread.State st = c.getState();
+                return st == Thread.State.WAITING || st == Thread.State.TERMINATED;
+            });
+            returned.set(true);
+        }));
+        join(a);
+        until("c is started", () -> late.get() != null);
+        join(late.get());
         assertEquals(1, runs.get(), "the action ran other than once");
         assertTrue(once.isDone(), once::toString);
     }
