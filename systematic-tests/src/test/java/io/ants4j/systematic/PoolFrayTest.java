@@ -2056,4 +2056,175 @@ class PoolFrayTest {
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
         tasks.assertEachRanOnce("t1", "t2");
     }
+
+    /**
+     * {@code idle()} counts the one worker going from the fast lane back to the idle queue exactly once at every
+     * reading (WorkerPool.idle: "each idle worker is counted once. A worker that has just finished a task and spins in
+     * the pool's fast lane counts as idle, also while it goes from the lane back to the idle queue"; the class: "A
+     * count of a multi-pool is the sum over its sub-pools at one instant (read with every sub-pool's lock held)"): a
+     * pool of one runs one quick task, and nothing else is submitted, so its worker, once idle, stays idle; an observer
+     * reads {@code idle()} until that worker parks on the idle queue: every reading is at most 1, and once 1 it stays 1.
+     * Then the same on a multi-pool of two sub-pools of one. Coverage review 21, mutants I-P ({@code PoolCore.idle}
+     * reading the queue and the lane without the pool's lock) and I-M ({@code MultiPoolCore.sum} without the
+     * sub-pools' locks): survived every other PoolFrayTest, PoolLifecycleFrayTest, PoolCloseFromTaskFrayTest and
+     * FastLaneFrayTest (none compared two readings of {@code idle()}); this test catches both at the first iteration.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void idleCountsTheWorkerLeavingTheLaneOnceAtEveryReading() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        idleCountsTheWorkerLeavingTheLaneOnce(pool, pool::execute);
+        MultiPool multi = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        idleCountsTheWorkerLeavingTheLaneOnce(multi, multi::execute);
+    }
+
+    private static void idleCountsTheWorkerLeavingTheLaneOnce(io.ants4j.pool.WorkerPool pool,
+                                                               java.util.concurrent.Executor submit) throws Exception {
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        AtomicReference<Thread> worker = new AtomicReference<>();
+        Runnable t = tasks.quick("t");
+        submit.execute(() -> {
+            worker.set(Thread.currentThread());
+            t.run();
+        });
+        Thread observer = start("observer", () -> {
+            AtomicBoolean seen = new AtomicBoolean();
+            until("the worker is idle and parked", () -> {
+                int idle = pool.idle();
+                assertTrue(idle <= 1, () -> "idle() = " + idle + " with one worker alive: " + pool);
+                assertTrue(!seen.get() || idle == 1,
+                        () -> "idle() = " + idle + " after 1, the one worker idle throughout: " + pool);
+                seen.compareAndSet(false, idle == 1);
+                Thread w = worker.get();
+                return seen.get() && w != null && w.getState() == Thread.State.WAITING;
+            });
+        });
+        join(observer);
+        assertEquals(1, pool.idle(), pool::toString);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("t");
+    }
+
+    /**
+     * Round robin takes the sub-pools strictly in turn, counted from the last reboot ({@link LoadBalancing#ROUND_ROBIN}:
+     * "The sub-pools strictly in turn (counted from the last {@code reboot} ...)"): a multi-pool of three sub-pools of
+     * one runs s0 (sub-pool 0), is released and rebooted; then c, submitted alone, goes to sub-pool 0 again, and a and b,
+     * submitted at once, go one to sub-pool 1 and one to sub-pool 2, so that c, a and b all run together without anyone
+     * waiting. Coverage review 21, mutants RR-A (the turn read and written back in two steps, {@code index.get() + 1}
+     * then {@code index.set}: two submitters at once can take the same turn, and one waits behind the other's task)
+     * and RR-R ({@code reboot} without {@code index.set(-1L)}: the turns go on from before the release): both survived
+     * every other Fray test of the pools; this test catches RR-A at iteration 2, RR-R at the first.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void roundRobinTakesTheSubPoolsStrictlyInTurnFromTheLastReboot() throws Exception {
+        MultiPool pool = MultiPool.newMultiPool(3, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        pool.execute(tasks.quick("s0"));
+        tasks.untilStarted(1);
+        assertEquals(1, pool.running(0), () -> "s0 not on sub-pool 0: " + pool);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        pool.reboot();
+        CountDownLatch hold = new CountDownLatch(1);
+        pool.execute(tasks.holding("c", hold));
+        tasks.untilStarted(2);
+        assertTrue(pool.running(0) == 1 && pool.running(1) == 0 && pool.running(2) == 0,
+                () -> "the first task after the reboot not on sub-pool 0: " + pool);
+        Thread a = start("a", () -> pool.execute(tasks.holding("a", hold)));
+        Thread b = start("b", () -> pool.execute(tasks.holding("b", hold)));
+        join(a, b); // each went to a sub-pool of its own, none waits behind another's task
+        tasks.untilStarted(4);
+        assertTrue(pool.running(1) == 1 && pool.running(2) == 1,
+                () -> "a and b not one on each of the next sub-pools: " + pool);
+        hold.countDown();
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("s0", "c", "a", "b");
+    }
+
+    /**
+     * A multi-pool's reboot is atomic across its sub-pools (WorkerPool: "The transitions ({@code release},
+     * {@code reboot}, ...) are atomic with respect to each other, also across the sub-pools of a multi-pool";
+     * {@code execute} throws {@code PoolClosedException} only "if the pool is closed"): a released multi-pool of two
+     * sub-pools of one is rebooted by one thread while a submitter waits until {@code isClosed()} is false and then
+     * executes two tasks, round robin one on each sub-pool: neither is refused, both run. Coverage review 21, mutant
+     * RB-O ({@code MultiPoolCore.reboot} marking the multi-pool open before it reopens the sub-pools: a submitter that
+     * sees it open is refused by a sub-pool still closed): survived every other Fray test of the pools; caught here at
+     * the first iteration.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aMultiPoolSeenOpenAfterARebootTakesATaskOnEverySubPool() throws Exception {
+        MultiPool pool = MultiPool.newMultiPool(2, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        pool.release();
+        Thread rebooter = start("rebooter", pool::reboot);
+        Thread submitter = start("submitter", () -> {
+            until("the multi-pool shows open", () -> !pool.isClosed());
+            for (String name : List.of("s1", "s2")) {
+                try {
+                    pool.execute(tasks.quick(name));
+                } catch (io.ants4j.pool.PoolClosedException e) {
+                    throw new AssertionError(name + " refused by a multi-pool that showed open: " + pool, e);
+                }
+            }
+        });
+        join(rebooter, submitter);
+        tasks.untilStarted(2);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("s1", "s2");
+    }
+
+    /** A throwable no handler in the task catches: an {@code Error} of the test's own. */
+    private static final class FunctionError extends Error {
+        private static final long serialVersionUID = 1L;
+
+        FunctionError(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Whatever the function of a {@link PoolWithFunc} throws, an {@code Error} too, goes to the panic handler, and
+     * the worker goes on (PoolWithFunc: "Failures: whatever the function throws goes to the panic handler, or is
+     * logged at {@code ERROR}; {@code invoke} never sees it and the worker goes on"): a pool of one runs "boom", whose
+     * function call throws an {@code Error} once a submitter waits behind it with "next"; the handler gets that very
+     * throwable, neither {@code invoke} throws, and "next" runs on the same worker thread. Coverage review 21, mutant
+     * E-R ({@code PoolCore.runPayload} catching {@code Exception} instead of {@code Throwable}: the {@code Error} ends
+     * the worker's thread, the handler never hears of it, and "next" runs on a new worker): no other Fray test has a
+     * task throw an {@code Error}; caught here at the first iteration (Fray reports the worker's uncaught {@code Error}).
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aFunctionsErrorGoesToThePanicHandlerAndTheWorkerGoesOn() throws Exception {
+        AtomicReference<Throwable> handled = new AtomicReference<>();
+        AtomicReference<Thread> boomThread = new AtomicReference<>();
+        AtomicReference<Thread> nextThread = new AtomicReference<>();
+        AtomicReference<PoolWithFunc<String>> ref = new AtomicReference<>();
+        PoolWithFunc<String> pool = PoolWithFunc.newPool(1, arg -> {
+            if (arg.equals("boom")) {
+                boomThread.set(Thread.currentThread());
+                until("next waits", () -> ref.get().waiting() == 1);
+                throw new FunctionError("boom fails");
+            }
+            nextThread.set(Thread.currentThread());
+        }, PoolOptions.builder().threadFactory(PoolTasks.PLATFORM_WORKERS).disablePurge(true)
+                .panicHandler(t -> assertTrue(handled.compareAndSet(null, t), "the handler called twice")).build());
+        ref.set(pool);
+        pool.invoke("boom");
+        Thread next = start("next", () -> pool.invoke("next"));
+        join(next);
+        until("next ran", () -> nextThread.get() != null);
+        assertInstanceOf(FunctionError.class, handled.get(), "the function's Error did not reach the panic handler");
+        assertSame(boomThread.get(), nextThread.get(), "the worker did not go on after the function's Error");
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+    }
 }
