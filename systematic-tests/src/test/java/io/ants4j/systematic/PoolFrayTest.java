@@ -2069,7 +2069,7 @@ class PoolFrayTest {
      * sub-pools' locks): survived every other PoolFrayTest, PoolLifecycleFrayTest, PoolCloseFromTaskFrayTest and
      * FastLaneFrayTest (none compared two readings of {@code idle()}); this test catches both at the first iteration.
      */
-    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+    @FrayTest(iterations = 30 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void idleCountsTheWorkerLeavingTheLaneOnceAtEveryReading() throws Exception {
