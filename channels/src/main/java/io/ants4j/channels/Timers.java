@@ -78,18 +78,19 @@ final class Timers {
      * schedule, and made again by the next if that failed. A schedule makes what it needs (the timer, a larger heap,
      * the thread if none is at work) and starts the thread before it changes anything, so an OutOfMemoryError leaves
      * the timers as they were. A start that fails (no memory for a native thread) marks the thread failedStart (a
-     * volatile write, which cannot fail) and throws to its caller, and the next schedule makes another thread. A
-     * schedule made while that start was under way relied on it: its timer waits for the next schedule (as a task
-     * queued in a ThreadPoolExecutor while a worker's start fails waits for the next execute). An error in the thread's
-     * loop (no memory for the Instant, or for the lock's queue node) leaves the due timer in the heap: the thread backs
-     * off a millisecond and tries again, so no timer is lost to it (a timer taken out of the heap is linked as pending
-     * first, and a pending tick is sent, dropped or kept without an allocation). That retry is for a
-     * VirtualMachineError (out of memory, out of stack) only: any other throwable (none is thrown by this code; a
-     * defect, or a tool that ends the threads it runs, as Fray ends each thread of an iteration that failed with its
-     * TargetTerminateException, an Error) ends the thread, which a retry for ever would keep alive. Its field thread
-     * then still names it, and the next schedule, seeing it no longer alive, starts another. A channel its user closes
-     * (ours are not receive-only, as Go's are) drops its timer, also when closed between the thread's look at it and
-     * its offer: that is no error, and holds no other timer back.
+     * volatile write, which cannot fail); if that thread is still the one named (schedules made meanwhile relied on its
+     * start and put their timers in), the failing schedule makes another and starts it, up to STARTS in all. If none
+     * starts, it throws the first error, having changed nothing, and the next schedule makes another thread; a schedule
+     * that relied on the last start waits for it (as a task queued in a ThreadPoolExecutor while a worker's start fails
+     * waits for the next execute). An error in the thread's loop (no memory for the Instant, or for the lock's queue
+     * node) leaves the due timer in the heap: the thread backs off a millisecond and tries again, so no timer is lost
+     * to it (a timer taken out of the heap is linked as pending first, and a pending tick is sent, dropped or kept
+     * without an allocation). That retry is for a VirtualMachineError (out of memory, out of stack) only: any other
+     * throwable (none is thrown by this code; a defect, or a tool that ends the threads it runs, as Fray ends each
+     * thread of an iteration that failed with its TargetTerminateException, an Error) ends the thread, which a retry
+     * for ever would keep alive. Its field thread then still names it, and the next schedule, seeing it no longer
+     * alive, starts another. A channel its user closes (ours are not receive-only, as Go's are) drops its timer, also
+     * when closed between the thread's look at it and its offer: that is no error, and holds no other timer back.
      */
     private static final long BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /**
@@ -98,6 +99,8 @@ final class Timers {
      */
     private static final long RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final long MAX_RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(6_400);
+    /** How many threads a schedule tries to start, one after another, when a start fails (see {@link #start}). */
+    private static final int STARTS = 3;
     /** How long the thread waits with no timer in the heap before it ends; the next schedule starts another. */
     static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** The farthest deadline kept: beyond it the nanoTime arithmetic would wrap (146 years). */
@@ -298,18 +301,53 @@ final class Timers {
         }
     }
 
-    /** Starts {@code made}, unlocked; a start that fails marks it failed, so that the next schedule makes another. */
+    /**
+     * Starts {@code made}, unlocked. A start that fails marks it failed, so that the next schedule makes another,
+     * and, while {@code made} is still the thread (schedules made meanwhile relied on its start), makes and starts
+     * another in its place, up to {@link #STARTS} in all; then it throws the first error. A schedule that made a
+     * thread after the failure was marked relies on that one: this returns.
+     */
     private void start(Thread made) {
-        try {
-            Consumer<Thread> test = starter;
-            if (test == null) {
-                made.start();
-            } else {
-                test.accept(made);
+        Throwable first = null; // a RuntimeException or an Error: what a start throws
+        for (int tries = 1; ; tries++) {
+            try {
+                Consumer<Thread> test = starter;
+                if (test == null) {
+                    made.start();
+                } else {
+                    test.accept(made);
+                }
+                return;
+            } catch (RuntimeException | Error e) {
+                failedStart = made; // a volatile write: it cannot fail
+                if (first == null) {
+                    first = e;
+                }
             }
-        } catch (Throwable e) {
-            failedStart = made; // a volatile write: it cannot fail
-            throw e;
+            Thread failed = made;
+            made = null;
+            try {
+                lock.lock();
+                try {
+                    if (thread != failed) {
+                        return; // another schedule made one since
+                    }
+                    if (tries < STARTS) {
+                        made = newThread();
+                        thread = made;
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            } catch (RuntimeException | Error e) { // no memory for the lock's queue node or the thread
+                made = null; // the next schedule makes one
+            }
+            if (made == null) {
+                if (first instanceof RuntimeException r) {
+                    throw r;
+                }
+                throw (Error) first;
+            }
         }
     }
 

@@ -82,6 +82,41 @@ class ASlowStartOfTheTimerThreadHoldsNoOtherTimerCallBackTest {
         assertNotNull(second.poll(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "the second after never fired");
     }
 
+    /**
+     * Review 70: a timer call made while another call's start of the thread is under way relies on that start; when
+     * it fails (here once), the failing call starts another thread, so the relying call's timer fires (it waited for
+     * the next timer call of the JVM), and the failing call, its timer then put in, returns normally.
+     */
+    @Test
+    void aStartThatFailsOnceIsMadeAgainForTheCallsThatReliedOnIt() throws Exception {
+        CountDownLatch starting = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger starts = new AtomicInteger();
+        Timers.starter = t -> {
+            if (starts.incrementAndGet() == 1) {
+                starting.countDown();
+                try {
+                    release.await(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new OutOfMemoryError("unable to create native thread (the test's)");
+            }
+            t.start();
+        };
+        AtomicReference<Chan<Instant>> failing = new AtomicReference<>();
+        Threads.Failing first = Threads.start(() -> failing.set(Chan.after(Duration.ofMillis(10))));
+        assertTrue(starting.await(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "the thread's start never began");
+        Chan<Instant> relying = Chan.after(Duration.ofMillis(10));
+        release.countDown();
+        first.join();
+        assertNotNull(relying.poll(WAIT_MILLIS, TimeUnit.MILLISECONDS), "a Chan.after made while another call's start "
+                + "of the timer thread was under way never fired once that start failed");
+        assertNotNull(failing.get().poll(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "the call whose start failed "
+                + "and was made again never fired");
+        assertEquals(2, starts.get(), "starts");
+    }
+
     @Test
     void aFailedStartReachesItsCallerAndTheNextCallStartsAThread() throws Exception {
         Timers.starter = t -> {
