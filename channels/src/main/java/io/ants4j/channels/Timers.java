@@ -134,6 +134,8 @@ final class Timers {
      * other is no longer alive (isAlive, which orders the ended thread's writes before), or has decided to end.
      */
     private Timer pending;
+    /** The thread's: when the first of the pending ticks tried before is due to be tried again. */
+    private long nextRetryPass;
 
     private Timers() {
     }
@@ -418,26 +420,33 @@ final class Timers {
 
     /**
      * Offers the pending ticks whose time to try has come, unlocked; returns how long until the next one's (-1: none
-     * is pending). A tick is gone once sent, or dropped (its channel full, closed or collected, its timer stopped);
-     * one whose channel's lock was held tries again after its own back-off (see {@link #RETRY_NANOS}), and so does
-     * every tick whose next try is a quarter of its back-off away or less, so that the ticks waiting for held locks
-     * come to be tried together.
+     * is pending). A tick is gone once sent, or dropped (its channel full, looked at before the lock as Go's
+     * non-blocking send does, or closed or collected, its timer stopped); one whose channel's lock was held tries
+     * again after its own back-off (see {@link #RETRY_NANOS}), and so does every tick whose next try is a quarter of
+     * its back-off away or less, so that the ticks waiting for held locks come to be tried together. The ticks taken
+     * out of the heap since the last pass are linked first: when no retry is due, the pass stops at the first tick
+     * that was tried before, so a firing costs nothing for each tick waiting for a held lock.
      */
     private long sendPending() {
         if (pending == null) {
             return -1L;
         }
         long now = System.nanoTime();
-        long next = Long.MAX_VALUE;
+        boolean retryDue = now - nextRetryPass >= 0L;
+        long next = Long.MAX_VALUE; // the earliest time a tick kept is due to be tried
         Timer previous = null;
         for (Timer t = pending; t != null; ) {
+            if (t.retried && !retryDue) {
+                next = Math.min(next, nextRetryPass); // the rest were tried before, and none is due
+                break;
+            }
             Timer following = t.nextPending;
             Chan<Instant> chan = t.get();
-            if (t.retried && !(chan == null || t.stopped || chan.isClosed())
-                    && t.retryAt - now > t.retryNanos >> 2) {
-                next = Math.min(next, t.retryAt - now); // not its time yet
+            boolean dropped = chan == null || t.stopped || chan.isClosed() || chan.len() == chan.cap();
+            if (!dropped && t.retried && t.retryAt - now > t.retryNanos >> 2) {
+                next = Math.min(next, t.retryAt); // not its time yet
                 previous = t;
-            } else if (chan == null || t.stopped || chan.isClosed() || chan.offerTick(t, t.pendingTick, !t.retried)) {
+            } else if (dropped || chan.offerTick(t, t.pendingTick, !t.retried)) {
                 if (previous == null) {
                     pending = following;
                 } else {
@@ -450,12 +459,16 @@ final class Timers {
                 t.retryNanos = t.retried ? Math.min(t.retryNanos * 2, MAX_RETRY_NANOS) : RETRY_NANOS;
                 t.retried = true;
                 t.retryAt = now + t.retryNanos;
-                next = Math.min(next, t.retryNanos);
+                next = Math.min(next, t.retryAt);
                 previous = t;
             }
             t = following;
         }
-        return pending == null ? -1L : Math.max(next, 0L);
+        if (pending == null) {
+            return -1L;
+        }
+        nextRetryPass = next;
+        return Math.max(next - now, 0L);
     }
 
     /**
