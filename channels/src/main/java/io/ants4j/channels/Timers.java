@@ -25,11 +25,12 @@ final class Timers {
      *
      * The timers' lock is never held while a channel's lock is taken (by the thread, a stop or a reset), so a channel
      * whose lock is held for long (its holder preempted, or a select queued on another channel's lock) holds up no
-     * schedule and no other timer. The thread takes a channel's lock only if it is free within a short retry, else it
-     * keeps the tick pending and tries it again after RETRY_NANOS, then twice as long after each miss (up to
-     * MAX_RETRY_NANOS), the other timers firing meanwhile. The back-off is each pending tick's own, so a lock held for
-     * long does not slow the retries of a tick whose lock was busy for a moment; ticks whose next tries are close
-     * are tried together, so many ticks waiting for held locks cost few wake-ups. A pending tick whose timer is
+     * schedule and no other timer. A tick that finds its channel full is dropped before the lock is tried (as Go's
+     * non-blocking send looks at full() first). The thread takes a channel's lock only if it is free within a short
+     * retry, else it keeps the tick pending and tries it again after RETRY_NANOS, then twice as long after each miss
+     * (up to MAX_RETRY_NANOS), the other timers firing meanwhile. The back-off is each pending tick's own, so a lock
+     * held for long does not slow the retries of a tick whose lock was busy for a moment; ticks whose next tries are
+     * close are tried together, so many ticks waiting for held locks cost few wake-ups. A pending tick whose timer is
      * stopped, or whose channel is closed or collected, is dropped without the lock.
      *
      * Stop and reset (Go 1.23: no stale tick after they return). A tick is sent, under its channel's lock, only if its

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
  * inside its receive, the channel's lock held (modelled by the test holding {@code chan.lock} and receiving under it),
  * while the ticker's next tick falls due and the previous one still fills the channel: in Go that tick finds the
  * channel full (Go's non-blocking send looks at full() before it takes the lock) and is dropped, so the receiver's
- * next tick comes one period later. Here the tick is kept pending for the lock and sent as soon as the receiver lets
- * go of it, carrying a time a whole period old: the receiver gets two ticks back to back.
+ * next tick comes one period later. The tick was kept pending for the lock and sent as soon as the receiver let go
+ * of it, carrying a time a whole period old: the receiver got two ticks back to back.
  */
 class APreemptedReceiverGetsNoBurstOfTicksTest {
     private static final long PERIOD_MILLIS = 200;
@@ -55,7 +55,7 @@ class APreemptedReceiverGetsNoBurstOfTicksTest {
      * The same for Chan.after (its javadoc: "a value sent on it by anyone else that is still in it when the delay has
      * passed takes the place of the time, which is then dropped"; "a channel of capacity 1 that will hold one
      * value"): a value sent on it is still in it at the deadline, its lock held by a receiver preempted in its
-     * receive; the time is kept pending and sent once that receiver has taken the value: two values.
+     * receive; the time was kept pending and sent once that receiver had taken the value: two values.
      */
     @Test
     void anAftersTimeThatFindsTheChannelFullOfAnotherValueIsDroppedAlsoWhenItsLockIsHeld() throws Exception {
