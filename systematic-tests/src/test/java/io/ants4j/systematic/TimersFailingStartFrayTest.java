@@ -45,6 +45,45 @@ class TimersFailingStartFrayTest {
         racingFailingStarts(2);
     }
 
+    /**
+     * A schedule made as the idle timer thread ends (1 s after its last timer, give or take a millisecond) whose start
+     * of a new thread fails once, beside a second schedule: both fire.
+     */
+    @FrayTest(iterations = 40 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aStartFailingAsTheIdleThreadEndsServesTheSchedules() throws Exception {
+        Field starter = Class.forName("io.ants4j.channels.Timers").getDeclaredField("starter");
+        starter.setAccessible(true);
+        for (long offset = -1; offset <= 1; offset++) {
+            long park = TimeUnit.MILLISECONDS.toNanos(1000 + offset);
+            assertNotNull(Chan.after(Duration.ofMillis(1)).poll(1, TimeUnit.SECONDS), "the first timer did not fire");
+            AtomicInteger starts = new AtomicInteger();
+            starter.set(null, (Consumer<Thread>) t -> {
+                if (starts.incrementAndGet() == 1) {
+                    throw new OutOfMemoryError("unable to create native thread (the test's)");
+                }
+                t.start();
+            });
+            try {
+                Thread[] late = new Thread[2];
+                for (int i = 0; i < late.length; i++) {
+                    late[i] = start("late scheduler " + i, () -> {
+                        java.util.concurrent.locks.LockSupport.parkNanos(park);
+                        Chan<Instant> c = Chan.after(Duration.ofMillis(1));
+                        assertTrue(timerThreads().size() <= 2, () -> "timer threads: " + timerThreads());
+                        assertNotNull(c.poll(1, TimeUnit.SECONDS),
+                                "a timer scheduled as the idle timer thread ended, a start failing, never fired");
+                    });
+                }
+                join(late);
+            } finally {
+                starter.set(null, null);
+            }
+        }
+        joinTimerThreads();
+    }
+
     private static void racingFailingStarts(int failures) throws Exception {
         Field starter = Class.forName("io.ants4j.channels.Timers").getDeclaredField("starter");
         starter.setAccessible(true);
