@@ -25,11 +25,7 @@ class AResetWhoseThreadStartFailedLeavesTheTickerInOneStateTest {
 
     @BeforeEach
     void noTimerThread() {
-        Threads.untilNoTimerPending();
-        Threads.until("the idle timer thread has ended", () -> {
-            Thread t = Timers.thread();
-            return t == null || !t.isAlive();
-        });
+        Threads.untilNoTimerThread();
     }
 
     @AfterEach

@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,11 +26,7 @@ class ASlowStartOfTheTimerThreadHoldsNoOtherTimerCallBackTest {
 
     @BeforeEach
     void noTimerThread() {
-        Threads.untilNoTimerPending();
-        Threads.until("the idle timer thread has ended", () -> {
-            Thread t = Timers.thread();
-            return t == null || !t.isAlive();
-        });
+        Threads.untilNoTimerThread();
     }
 
     @AfterEach
@@ -42,25 +36,14 @@ class ASlowStartOfTheTimerThreadHoldsNoOtherTimerCallBackTest {
 
     @Test
     void aTimerCallDoesNotWaitForAnotherCallsStartOfTheThread() throws Exception {
-        CountDownLatch starting = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        AtomicInteger starts = new AtomicInteger();
-        Timers.starter = t -> {
-            starts.incrementAndGet();
-            starting.countDown();
-            try {
-                release.await(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS); // a Thread.start that takes long
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            t.start();
-        };
+        Threads.SlowStart slow = new Threads.SlowStart();
+        Timers.starter = slow;
         AtomicReference<Chan<Instant>> first = new AtomicReference<>();
         Threads.Failing starter = Threads.start(() -> first.set(Chan.after(Duration.ofMillis(10))));
         boolean returned;
         Chan<Instant> second = new Chan<>(1);
         try {
-            assertTrue(starting.await(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "the thread's start never began");
+            slow.awaitStarting();
             Threads.Failing other = Threads.start(() -> {
                 Ticker ticker = new Ticker(Duration.ofHours(1));
                 ticker.reset(Duration.ofHours(2));
@@ -69,15 +52,15 @@ class ASlowStartOfTheTimerThreadHoldsNoOtherTimerCallBackTest {
             });
             other.thread.join(WAIT_MILLIS);
             returned = !other.thread.isAlive();
-            release.countDown();
+            slow.release.countDown();
             other.join();
         } finally {
-            release.countDown();
+            slow.release.countDown();
             starter.join();
         }
         assertTrue(returned, "a new Ticker, its reset and stop and a Chan.after from another thread had not returned "
                 + "after " + WAIT_MILLIS + " ms while a Chan.after started the timer thread");
-        assertEquals(1, starts.get(), "a second timer thread was started while the first was being started");
+        assertEquals(1, slow.starts.get(), "a second timer thread was started while the first was being started");
         assertNotNull(first.get().poll(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "the first after never fired");
         assertNotNull(second.poll(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "the second after never fired");
     }
@@ -89,32 +72,27 @@ class ASlowStartOfTheTimerThreadHoldsNoOtherTimerCallBackTest {
      */
     @Test
     void aStartThatFailsOnceIsMadeAgainForTheCallsThatReliedOnIt() throws Exception {
-        CountDownLatch starting = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        AtomicInteger starts = new AtomicInteger();
-        Timers.starter = t -> {
-            if (starts.incrementAndGet() == 1) {
-                starting.countDown();
-                try {
-                    release.await(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+        Threads.SlowStart slow = new Threads.SlowStart() {
+            @Override
+            void startOrFail(Thread t, int n) {
+                if (n == 1) {
+                    throw new OutOfMemoryError("unable to create native thread (the test's)");
                 }
-                throw new OutOfMemoryError("unable to create native thread (the test's)");
+                t.start();
             }
-            t.start();
         };
+        Timers.starter = slow;
         AtomicReference<Chan<Instant>> failing = new AtomicReference<>();
         Threads.Failing first = Threads.start(() -> failing.set(Chan.after(Duration.ofMillis(10))));
-        assertTrue(starting.await(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "the thread's start never began");
+        slow.awaitStarting();
         Chan<Instant> relying = Chan.after(Duration.ofMillis(10));
-        release.countDown();
+        slow.release.countDown();
         first.join();
         assertNotNull(relying.poll(WAIT_MILLIS, TimeUnit.MILLISECONDS), "a Chan.after made while another call's start "
                 + "of the timer thread was under way never fired once that start failed");
         assertNotNull(failing.get().poll(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "the call whose start failed "
                 + "and was made again never fired");
-        assertEquals(2, starts.get(), "starts");
+        assertEquals(2, slow.starts.get(), "starts");
     }
 
     @Test

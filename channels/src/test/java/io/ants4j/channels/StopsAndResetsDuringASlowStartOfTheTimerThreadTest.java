@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,11 +22,7 @@ class StopsAndResetsDuringASlowStartOfTheTimerThreadTest {
 
     @BeforeEach
     void noTimerThread() {
-        Threads.untilNoTimerPending();
-        Threads.until("the idle timer thread has ended", () -> {
-            Thread t = Timers.thread();
-            return t == null || !t.isAlive();
-        });
+        Threads.untilNoTimerThread();
     }
 
     @AfterEach
@@ -38,26 +32,15 @@ class StopsAndResetsDuringASlowStartOfTheTimerThreadTest {
 
     @Test
     void aStoppedTickerStaysSilentAndAResetTickerKeepsItsNewPeriod() throws Exception {
-        CountDownLatch starting = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        AtomicInteger starts = new AtomicInteger();
-        Timers.starter = t -> {
-            starts.incrementAndGet();
-            starting.countDown();
-            try {
-                release.await(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            t.start();
-        };
+        Threads.SlowStart slow = new Threads.SlowStart();
+        Timers.starter = slow;
         AtomicReference<Chan<Instant>> first = new AtomicReference<>();
         Threads.Failing maker = Threads.start(() -> first.set(Chan.after(Duration.ofMillis(1))));
         Ticker stopped;
         Ticker reset;
         long resetAt;
         try {
-            assertTrue(starting.await(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "the thread's start never began");
+            slow.awaitStarting();
             stopped = new Ticker(Duration.ofMillis(1));
             stopped.reset(Duration.ofMillis(2));
             stopped.stop();
@@ -65,9 +48,9 @@ class StopsAndResetsDuringASlowStartOfTheTimerThreadTest {
             Threads.pause(TimeUnit.MILLISECONDS.toNanos(20)); // the 1 ms timer long due when the thread starts
             resetAt = System.nanoTime();
             reset.reset(Duration.ofMillis(200));
-            release.countDown();
+            slow.release.countDown();
         } finally {
-            release.countDown();
+            slow.release.countDown();
             maker.join();
         }
         assertNotNull(first.get().poll(Threads.TIMEOUT_NANOS, TimeUnit.NANOSECONDS), "the after never fired");
@@ -78,6 +61,6 @@ class StopsAndResetsDuringASlowStartOfTheTimerThreadTest {
                 "the reset ticker's first tick came " + TimeUnit.NANOSECONDS.toMicros(after) + " us after reset(200 ms)");
         assertNull(stopped.chan().poll(100, TimeUnit.MILLISECONDS), "a ticker stopped during the start ticked");
         reset.stop();
-        assertEquals(1, starts.get(), "timer threads started");
+        assertEquals(1, slow.starts.get(), "timer threads started");
     }
 }

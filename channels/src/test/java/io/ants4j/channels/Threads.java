@@ -12,7 +12,9 @@ import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /** Test fixtures: threads started for a test, and waits for them bounded in time. */
 final class Threads {
@@ -215,6 +217,50 @@ final class Threads {
             }
         }
         throw new IllegalStateException("no voluntary_ctxt_switches in " + task.resolve("status"));
+    }
+
+    /** Waits until no timer is pending and the idle timer thread has ended: the next timer call starts a thread. */
+    static void untilNoTimerThread() {
+        untilNoTimerPending();
+        until("the idle timer thread has ended", () -> {
+            Thread t = Timers.thread();
+            return t == null || !t.isAlive();
+        });
+    }
+
+    /**
+     * A start of the timer thread ({@code Timers.starter}) that waits until {@link #release} is counted down (a
+     * Thread.start that takes long), then starts the thread; it counts the starts and tells when the first began. A
+     * subclass may fail a start instead, in {@link #startOrFail}.
+     */
+    static class SlowStart implements Consumer<Thread> {
+        final CountDownLatch starting = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final AtomicInteger starts = new AtomicInteger();
+
+        @Override
+        public void accept(Thread t) {
+            int n = starts.incrementAndGet();
+            starting.countDown();
+            try {
+                release.await(TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            startOrFail(t, n);
+        }
+
+        /** Starts {@code t}, the {@code n}th start. */
+        void startOrFail(Thread t, int n) {
+            t.start();
+        }
+
+        /** Waits (bounded) until a start began. */
+        void awaitStarting() throws InterruptedException {
+            if (!starting.await(TIMEOUT_NANOS, TimeUnit.NANOSECONDS)) {
+                fail("the timer thread's start never began");
+            }
+        }
     }
 
     static String stack(Thread t) {
