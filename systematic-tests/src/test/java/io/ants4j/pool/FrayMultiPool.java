@@ -40,4 +40,27 @@ public final class FrayMultiPool {
             throw new AssertionError(e);
         }
     }
+    /**
+     * Tunes {@code multi} through its core, as {@code WorkerPool.tune} does, and returns what the core hands to the
+     * {@code PoolTuned} event: the capacity before and the capacity after that very tune ({@code Core.tune}:
+     * "atomically with respect to the other tunes of this core"), as {@code {before, after}}.
+     */
+    public static int[] tuneAndReadCapacities(WorkerPool multi, int size) {
+        long capacities = ((AbstractWorkerPool) multi).core.tune(size);
+        return new int[] {Core.capacityBefore(capacities), Core.capacityAfter(capacities)};
+    }
+
+    /** The capacity of each sub-pool of {@code multi}, in index order. */
+    public static int[] subPoolCapacities(WorkerPool multi) {
+        try {
+            PoolCore[] pools = (PoolCore[]) POOLS.get(((AbstractWorkerPool) multi).core);
+            int[] caps = new int[pools.length];
+            for (int i = 0; i < pools.length; i++) {
+                caps[i] = pools[i].cap();
+            }
+            return caps;
+        } catch (IllegalAccessException e) {
+            throw new AssertionError(e);
+        }
+    }
 }

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.ants4j.pool.FrayMultiPool;
 import io.ants4j.pool.FrayPoolCore;
 import io.ants4j.pool.LoadBalancing;
 import io.ants4j.pool.MultiPool;
@@ -20,6 +21,7 @@ import io.ants4j.pool.PoolOptions;
 import io.ants4j.pool.PoolOverloadException;
 import io.ants4j.pool.PoolWithFunc;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -1101,6 +1103,52 @@ class PoolFrayTest {
             multi.release();
             assertTrue(multi.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), multi::toString);
         }
+    }
+
+    /**
+     * Two tunes of a multi-pool at once are serialized as wholes (WorkerPool: "The transitions (release, reboot,
+     * tune, ...) are atomic with respect to each other, also across the sub-pools of a multi-pool"; MultiPool:
+     * "tune sets each sub-pool's capacity"; {@code Core.tune}: "atomically with respect to the other tunes of this
+     * core (so that the {@code PoolTuned} event of each records the capacity before and after that very tune)").
+     * On three sub-pools of one worker, tune(2) and tune(3) start together; each returns, through the core, the
+     * capacities before and after it (what its {@code PoolTuned} event records). The only outcomes are the two
+     * serial orders: tune(2) saw 3 then 6 and tune(3) saw 6 then 9, every sub-pool ending at 3; or tune(3) saw 3
+     * then 9 and tune(2) saw 9 then 6, every sub-pool ending at 2. The readings of the other tune's walk make any
+     * overlap of the two walks show, not only one whose writes cross (coverage review 21, mutant T-L:
+     * {@code MultiPoolCore.tune} without its lifecycle lock; a test that looked only at the final capacities
+     * caught it at iteration 807).
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void twoTunesOfAMultiPoolAtOnceAreSerializedAsWholes() throws Exception {
+        MultiPool multi = MultiPool.newMultiPool(3, 1, LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        CountDownLatch go = new CountDownLatch(1);
+        AtomicReference<int[]> byTwo = new AtomicReference<>();
+        AtomicReference<int[]> byThree = new AtomicReference<>();
+        Thread two = start("tune(2)", () -> {
+            assertTrue(go.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "go");
+            byTwo.set(FrayMultiPool.tuneAndReadCapacities(multi, 2));
+        });
+        Thread three = start("tune(3)", () -> {
+            assertTrue(go.await(TIMEOUT_SECONDS, TimeUnit.SECONDS), "go");
+            byThree.set(FrayMultiPool.tuneAndReadCapacities(multi, 3));
+        });
+        go.countDown();
+        join(two, three);
+        String seen = "tune(2) saw " + Arrays.toString(byTwo.get()) + ", tune(3) saw "
+                + Arrays.toString(byThree.get()) + ", sub-pools at "
+                + Arrays.toString(FrayMultiPool.subPoolCapacities(multi));
+        boolean twoFirst = Arrays.equals(byTwo.get(), new int[] {3, 6})
+                && Arrays.equals(byThree.get(), new int[] {6, 9})
+                && Arrays.equals(FrayMultiPool.subPoolCapacities(multi), new int[] {3, 3, 3});
+        boolean threeFirst = Arrays.equals(byThree.get(), new int[] {3, 9})
+                && Arrays.equals(byTwo.get(), new int[] {9, 6})
+                && Arrays.equals(FrayMultiPool.subPoolCapacities(multi), new int[] {2, 2, 2});
+        assertTrue(twoFirst || threeFirst, () -> "not a serial order of the two tunes: " + seen);
+        assertEquals(twoFirst ? 9 : 6, multi.cap(), seen);
+        multi.release();
+        assertTrue(multi.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), multi::toString);
     }
     /**
      * {@code invokeAny} refused while a hand-off waits returns the result in hand ({@code AbstractPoolExecutor}:
