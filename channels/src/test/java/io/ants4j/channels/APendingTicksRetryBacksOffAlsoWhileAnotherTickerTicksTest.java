@@ -17,13 +17,13 @@ import org.junit.jupiter.api.Test;
  * held makes the thread wake at +0.1, +0.3, +0.7 ms after each tick: about four wake-ups a millisecond where one
  * (plus one every 6.4 ms) is needed. The test counts the timer thread's wake-ups (its parks: voluntary context
  * switches, from Linux's /proc; the CPU time they cost, which the test measured first, is too noisy on a busy
- * machine) over three phases of 1.5 s: the held tick alone (its retry at the 6.4 ms cap: what waiting for the lock
+ * machine) over three phases of 1 s: the held tick alone (its retry at the 6.4 ms cap: what waiting for the lock
  * costs), the held tick and the ticker, and the ticker alone. Done right, the held tick adds to the ticker at most
  * what it costs alone (its retries at the cap, some of them riding on the ticker's own wake-ups); the test allows 1.5
  * times that, plus 100 a second for noise. (With the retry set back at each tick: about 3,000 a second more.)
  */
 class APendingTicksRetryBacksOffAlsoWhileAnotherTickerTicksTest {
-    private static final long PHASE_NANOS = TimeUnit.MILLISECONDS.toNanos(1500);
+    private static final long PHASE_NANOS = TimeUnit.MILLISECONDS.toNanos(1000);
     private static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     @Test

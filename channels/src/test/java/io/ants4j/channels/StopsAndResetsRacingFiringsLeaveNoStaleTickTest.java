@@ -54,7 +54,7 @@ class StopsAndResetsRacingFiringsLeaveNoStaleTickTest {
     @Test
     void resetsInARowFromSeveralThreadsRacingFiringsEndInTheStateOfOneOrder() throws Exception {
         Threads.untilNoTimerPending();
-        for (int round = 0; round < 200; round++) {
+        for (int round = 0; round < 60; round++) {
             Ticker ticker = new Ticker(Duration.ofNanos(200_000));
             Threads.Action resetsThenStop = () -> resetsInARow(ticker, false);
             Threads.race(resetsThenStop, () -> resetsInARow(ticker, true), resetsThenStop);
@@ -74,7 +74,7 @@ class StopsAndResetsRacingFiringsLeaveNoStaleTickTest {
      */
     @Test
     void twoPendingTimersOfOneTickerStoppedAndResetFromThreeThreads() throws Exception {
-        for (int round = 0; round < 50; round++) {
+        for (int round = 0; round < 20; round++) {
             Threads.untilNoTimerPending();
             Ticker ticker = new Ticker(LONG); // no tick before the lock is held: the channel stays empty
             Chan<Instant> c = ticker.chan();
@@ -107,7 +107,7 @@ class StopsAndResetsRacingFiringsLeaveNoStaleTickTest {
      */
     @Test
     void aResetWhoseNewTimersFirstTickIsSentBeforeItsOwnLookLeavesNoOldTick() throws Exception {
-        for (int round = 0; round < 100; round++) {
+        for (int round = 0; round < 40; round++) {
             Threads.untilNoTimerPending();
             Ticker ticker = new Ticker(Duration.ofMillis(1));
             Chan<Instant> c = ticker.chan();
@@ -143,7 +143,7 @@ class StopsAndResetsRacingFiringsLeaveNoStaleTickTest {
      */
     @Test
     void aTickPendingOnAHeldLockWhenTheTickerIsResetIsNotSent() throws Exception {
-        for (int round = 0; round < 20; round++) {
+        for (int round = 0; round < 10; round++) {
             Threads.untilNoTimerPending();
             Ticker ticker = new Ticker(Duration.ofMillis(1));
             Chan<Instant> c = ticker.chan();
