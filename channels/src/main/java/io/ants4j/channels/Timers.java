@@ -342,8 +342,8 @@ final class Timers {
                 } finally {
                     lock.unlock();
                 }
-            } catch (RuntimeException | Error e) { // no memory for the lock's queue node or the thread
-                made = null; // the next schedule makes one
+            } catch (RuntimeException | Error e) {
+                // no memory for the lock's queue node or the thread (made is still null): the next schedule makes one
             }
             if (made == null) {
                 if (first instanceof RuntimeException r) {
