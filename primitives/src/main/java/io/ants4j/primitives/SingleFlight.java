@@ -1,7 +1,6 @@
 package io.ants4j.primitives;
 
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -9,7 +8,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Collapses concurrent calls for one key into one call: the port of Go's
@@ -87,88 +85,69 @@ public final class SingleFlight<K, V> {
     /*
      * Implementation notes.
      *
-     * The calls in flight are a CallTable, a hash table whose entries are the Calls themselves (a Call holds its
-     * key, the key's hash and the link of its bin): an uncontended call allocates its Call and nothing else, and
-     * takes the lock of its key's stripe twice, to register and to unregister, where a map of futures inserts a
-     * node and removes it, each with its own atomic steps and a count of the map's size.
+     * The calls in flight are a CallTable, a hash table whose entries are the FlightCalls themselves (a FlightCall
+     * holds its key, the key's hash and the link of its bin): an uncontended call allocates its FlightCall and nothing
+     * else, and takes the lock of its key's stripe twice, to register and to unregister, where a map of futures inserts
+     * a node and removes it, each with its own atomic steps and a count of the map's size.
      *
-     * Under the stripe's lock a caller looks for a call of an equal key. None: it links its own (registers). One:
-     * it joins it there, pushing its Node onto the call's stack of joined callers, if it came with a Node;
-     * otherwise it unlocks, makes its Node and looks again (the call may have completed meanwhile: it then joins
-     * or registers whatever it finds). The completion locks the stripe, unlinks its call (unless forget did),
-     * takes the stack and unlocks. Joins and the completion's removal hold the same lock, so every join either
-     * comes before the removal, is on the stack the completion takes and happens-before it, or comes after it and
-     * does not find the call: the stack is a plain field, read and written under the lock only. A forgotten call
-     * was unlinked under the lock as well: no join follows it, and its completion takes the stack the same way.
-     * The recursion check of run is made on the call found: one run by this very thread is its own caller's.
+     * Under the stripe's lock a caller looks for a call of an equal key. None: it links its own (registers). One: it
+     * joins it there, pushing its JoinedCaller onto the call's stack of joined callers, if it came with a JoinedCaller;
+     * otherwise it unlocks, makes its JoinedCaller and looks again (the call may have completed meanwhile: it then
+     * joins or registers whatever it finds). The completion locks the stripe, unlinks its call (unless forget did),
+     * takes the stack and unlocks. Joins and the completion's removal hold the same lock, so every join either comes
+     * before the removal, is on the stack the completion takes and happens-before it, or comes after it and does not
+     * find the call: the stack is a plain field, read and written under the lock only. A forgotten call was unlinked
+     * under the lock as well: no join follows it, and its completion takes the stack the same way. The recursion check
+     * of run is made on the call found: one run by this very thread is its own caller's.
      *
-     * So every caller that joins a call is on the stack its completion takes, and no caller can join a completed
-     * call; the key is unregistered before the hand-over. The outcome is written by the hand-over into each
-     * waiting thread's Node before it sets the Node GIVEN, and read by that thread after it sees GIVEN, so plain
-     * fields are enough; futures are completed with it. A Call holds no outcome: a call of run that nobody joined
-     * has no hand-over, and its caller takes its outcome from what the function returned or threw.
+     * So every caller that joins a call is on the stack its completion takes, and no caller can join a completed call;
+     * the key is unregistered before the hand-over. The outcome is written by the hand-over into each waiting thread's
+     * node before it sets the node GIVEN, and read by that thread after it sees GIVEN, so plain fields are enough;
+     * futures are completed with it. A FlightCall holds no outcome: a call of run that nobody joined has no hand-over,
+     * and its caller takes its outcome from what the function returned or threw.
      *
-     * Order of a completion: unregister (unlink the call itself: a forget() and a newer call for the key are
-     * left alone) and take the stack, then hand over in three steps. First count the callers still
-     * waiting: a waiting thread's Node is CLAIMED by a CAS from WAITING, which the thread itself races
-     * when it leaves on an interrupt (WAITING to LEFT), so it either leaves and does not count, or
-     * counts and can no longer leave; a future counts if it is not done (one cancelled at that very
-     * moment is counted all the same); the owner, the caller of run, always. From the count, "shared"
-     * and the one Result record every caller is given. Then write the outcome into each claimed Node, set
-     * it GIVEN and unpark its thread (a thread woken early sees CLAIMED and parks again), then complete the
-     * futures, last because their dependent actions may run in the completing thread.
+     * Order of a completion: unregister (unlink the call itself: a forget() and a newer call for the key are left
+     * alone) and take the stack, then hand over in three steps. First count the callers still waiting: a waiting
+     * thread's node (a JoinedCaller) is CLAIMED by a CAS from WAITING, which the thread itself races when it leaves on
+     * an interrupt (WAITING to LEFT), so it either leaves and does not count, or counts and can no longer leave; a
+     * future counts if it is not done (one cancelled at that very moment is counted all the same); the owner, the
+     * caller of run, always. From the count, "shared" and the one Result record every caller is given. Then write the
+     * outcome into each claimed node, set it GIVEN and unpark its thread (a thread woken early sees CLAIMED and parks
+     * again), then complete the futures, last because their dependent actions may run in the completing thread.
      *
-     * A submitted call's stage says who started it: its task (PENDING to STARTED) before it calls the
-     * function, or submit, when the executor threw (PENDING to REFUSED), which fails the call. An
-     * executor may throw after it ran or kept the task (ThreadPoolExecutor throws with the task queued
-     * when it cannot add a worker): then whichever came first decides, and a task run after the
-     * refusal does nothing; a submit whose executor threw after the task started the call marks it
-     * ABANDONED (a CAS, no allocation), and a hand-over after that does not count its future as waiting.
+     * A submitted call's stage says who started it: its task (PENDING to STARTED) before it calls the function, or
+     * submit, when the executor threw (PENDING to REFUSED), which fails the call. An executor may throw after it ran or
+     * kept the task (ThreadPoolExecutor throws with the task queued when it cannot add a worker): then whichever came
+     * first decides, and a task run after the refusal does nothing; a submit whose executor threw after the task
+     * started the call marks it ABANDONED (a CAS, no allocation), and a hand-over after that does not count its future
+     * as waiting.
      *
-     * Failures. Every allocation of a caller comes before the state it changes: the Call, the Node, the
-     * submit task, and a stripe of the table at its first use, before the key is registered or the stack
-     * pushed; the InterruptedException of a leaving waiter after it has left (an OutOfMemoryError then leaves
-     * it gone with its interrupt status set). The key's hashCode runs before anything (the Call keeps the
-     * hash), its equals under the lock before anything changed: a throw leaves nothing behind. Registering
-     * allocates only the stripe's bins, at its first link (a failure throws, nothing changed), and to grow them
-     * (a failure is passed over: the chains grow longer). A key's equals runs under its stripe's lock, as
-     * ConcurrentHashMap runs it under a bin's: one that blocks holds up the calls of that stripe. The completion
-     * allocates nothing before the hand-over and calls no method of the key: its removal compares identities.
-     * The completion throws nothing: whatever
-     * fails on the way to one caller (an unpark of a virtual thread the JDK cannot schedule, a future's completion on an
-     * exhausted heap) concerns that caller, and the caller that ran the function is given its outcome as
-     * every other is (as Once does). The hand-over allocates one Result; if that fails, a woken thread
-     * makes its own (or its ExecutionException), and the futures are failed with the error. A call of run
-     * that nobody joined makes no shared Result: its caller makes its own on return, which the JIT can keep
-     * out of the heap when the caller only reads the value (the uncontended path then allocates the Call
-     * alone). Waking a platform thread allocates nothing; completing
-     * a future may (the failure's wrapper, made by CompletableFuture): if it fails, the future is failed
-     * with that error if that can be done, else it stays incomplete, as the future of a
-     * CompletableFuture.supplyAsync whose completion fails does. A StackOverflowError in the completion is
-     * out of reach, as in every primitive (README): its waiting callers may then wait for ever. The first
-     * run of each VarHandle call site in the JVM links it, which allocates; class initialization runs every
-     * one, and the futures' completions, on throwaway calls (linkStateChanges; if that runs out of memory,
-     * the first constructor does, CallSiteLinking), so a completion on an exhausted heap finds them linked.
+     * Failures. Every allocation of a caller comes before the state it changes: the FlightCall, the JoinedCaller, the
+     * submit task, and a stripe of the table at its first use, before the key is registered or the stack pushed; the
+     * InterruptedException of a leaving waiter after it has left (an OutOfMemoryError then leaves it gone with its
+     * interrupt status set). The key's hashCode runs before anything (the FlightCall keeps the hash), its equals under
+     * the lock before anything changed: a throw leaves nothing behind. Registering allocates only the stripe's bins, at
+     * its first link (a failure throws, nothing changed), and to grow them (a failure is passed over: the chains grow
+     * longer). A key's equals runs under its stripe's lock, as ConcurrentHashMap runs it under a bin's: one that blocks
+     * holds up the calls of that stripe. The completion allocates nothing before the hand-over and calls no method of
+     * the key: its removal compares identities. The completion throws nothing: whatever fails on the way to one caller
+     * (an unpark of a virtual thread the JDK cannot schedule, a future's completion on an exhausted heap) concerns that
+     * caller, and the caller that ran the function is given its outcome as every other is (as Once does). The hand-over
+     * allocates one Result; if that fails, a woken thread makes its own (or its ExecutionException), and the futures
+     * are failed with the error. A call of run that nobody joined makes no shared Result: its caller makes its own on
+     * return, which the JIT can keep out of the heap when the caller only reads the value (the uncontended path then
+     * allocates the FlightCall alone). Waking a platform thread allocates nothing; completing a future may (the
+     * failure's wrapper, made by CompletableFuture): if it fails, the future is failed with that error if that can be
+     * done, else it stays incomplete, as the future of a CompletableFuture.supplyAsync whose completion fails does. A
+     * StackOverflowError in the completion is out of reach, as in every primitive (README): its waiting callers may
+     * then wait for ever. The first run of each VarHandle call site in the JVM links it, which allocates; class
+     * initialization runs every one, and the futures' completions, on throwaway calls (linkStateChanges; if that runs
+     * out of memory, the first constructor does, CallSiteLinking), so a completion on an exhausted heap finds them
+     * linked.
      *
-     * Interrupted waiters leave their Node on the stack (LEFT) until the completion: a call that
-     * runs long under many interrupted waiters holds one small Node for each.
+     * Interrupted waiters leave their node on the stack (LEFT) until the completion: a call that runs long under many
+     * interrupted waiters holds one small JoinedCaller for each.
      */
-
-    /** Stages of a submitted call. */
-    private static final int PENDING = 0;
-    private static final int STARTED = 1;
-    private static final int REFUSED = 2;
-    /** Started, then its executor threw: submit threw, and its future is nobody's. */
-    private static final int ABANDONED = 3;
-
-    /** States of a waiting thread's node. */
-    private static final int WAITING = 0;
-    private static final int LEFT = 1;
-    private static final int CLAIMED = 2;
-    private static final int GIVEN = 3;
-
-    private static final VarHandle STAGE;
-    private static final VarHandle STATE;
 
     private static final Executor THREAD_PER_CALL = new VirtualThreadPerTask("ants4j-singleflight-");
 
@@ -182,12 +161,13 @@ public final class SingleFlight<K, V> {
 
     static {
         try {
+            // the lookups of the table and of the calls' state here, where a failure is this class's, not inside the
+            // linking below, which passes over a failure and would leave a class refused for good under a usable
+            // SingleFlight
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STAGE = lookup.findVarHandle(Submitted.class, "stage", int.class);
-            STATE = lookup.findVarHandle(Node.class, "state", int.class);
-            // the table's own lookups here, where a failure is this class's, not inside the linking below, which
-            // passes over a failure and would leave the table's class refused for good under a usable SingleFlight
             lookup.ensureInitialized(CallTable.class);
+            lookup.ensureInitialized(SubmittedCall.class);
+            lookup.ensureInitialized(JoinedCaller.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -219,8 +199,9 @@ public final class SingleFlight<K, V> {
         Thread unstarted = new Thread(() -> { }); // unparking a thread not started does nothing
         CallTable table = new CallTable();
         for (boolean fails : new boolean[] {false, true}) {
-            Submitted<Object> call = new Submitted<>("linking", CallTable.spread("linking"), new CompletableFuture<>());
-            call.moveStage(PENDING, STARTED);
+            SubmittedCall<Object> call =
+                    new SubmittedCall<>("linking", CallTable.spread("linking"), new CompletableFuture<>());
+            call.moveStage(SubmittedCall.PENDING, SubmittedCall.STARTED);
             CallTable.Stripe stripe = table.lock(call.hash);
             try {
                 stripe.find(call.key, call.hash);
@@ -228,12 +209,12 @@ public final class SingleFlight<K, V> {
             } finally {
                 stripe.unlock();
             }
-            Node left = new Node(unstarted);
+            JoinedCaller left = new JoinedCaller(unstarted);
             call.join(left);
-            left.move(WAITING, LEFT);
-            Node given = new Node(unstarted);
+            left.move(JoinedCaller.WAITING, JoinedCaller.LEFT);
+            JoinedCaller given = new JoinedCaller(unstarted);
             call.join(given);
-            call.join(new Node(new CompletableFuture<Result<Object>>()));
+            call.join(new JoinedCaller(new CompletableFuture<Result<Object>>()));
             call.handOver(unregister(table, call), null, fails ? new IllegalStateException("linking") : null);
             try {
                 call.awaitOutcome(given);
@@ -284,8 +265,8 @@ public final class SingleFlight<K, V> {
     public Result<V> run(K key, Callable<? extends V> fn) throws ExecutionException, InterruptedException {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(fn, "fn");
-        Call<V> mine = new Call<>(key, CallTable.spread(key), Thread.currentThread());
-        Call<V> inFlight = registerOrJoin(mine, null);
+        FlightCall<V> mine = new FlightCall<>(key, CallTable.spread(key), Thread.currentThread());
+        FlightCall<V> inFlight = registerOrJoin(mine, null);
         return inFlight == null ? runHere(mine, fn) : joinOrRun(mine, inFlight, fn);
     }
 
@@ -294,11 +275,11 @@ public final class SingleFlight<K, V> {
      * joins the call in flight then, or runs {@code mine} if none is. Kept out of run, so that the code of run's
      * common path stays small enough to be compiled into its callers.
      */
-    private Result<V> joinOrRun(Call<V> mine, Call<V> found, Callable<? extends V> fn)
+    private Result<V> joinOrRun(FlightCall<V> mine, FlightCall<V> found, Callable<? extends V> fn)
             throws ExecutionException, InterruptedException {
         Thread self = mine.runner;
-        Node node = null;
-        for (Call<V> inFlight = found; ; inFlight = registerOrJoin(mine, node)) {
+        JoinedCaller node = null;
+        for (FlightCall<V> inFlight = found; ; inFlight = registerOrJoin(mine, node)) {
             if (inFlight == null) {
                 return runHere(mine, fn);
             }
@@ -309,7 +290,7 @@ public final class SingleFlight<K, V> {
             if (node != null) {
                 return inFlight.awaitOutcome(node);
             }
-            node = new Node(self);
+            node = new JoinedCaller(self);
         }
     }
 
@@ -366,18 +347,18 @@ public final class SingleFlight<K, V> {
         Objects.requireNonNull(fn, "fn");
         Objects.requireNonNull(executor, "executor");
         CompletableFuture<Result<V>> future = new CompletableFuture<>();
-        Submitted<V> mine = new Submitted<>(key, CallTable.spread(key), future);
+        SubmittedCall<V> mine = new SubmittedCall<>(key, CallTable.spread(key), future);
         Runnable task = () -> runAsync(mine, fn);
-        Node node = null;
+        JoinedCaller node = null;
         for (;;) {
-            Call<V> inFlight = registerOrJoin(mine, node);
+            FlightCall<V> inFlight = registerOrJoin(mine, node);
             if (inFlight == null) {
                 return start(mine, task, executor);
             }
             if (node != null) {
                 return future;
             }
-            node = new Node(future);
+            node = new JoinedCaller(future);
         }
     }
 
@@ -420,11 +401,11 @@ public final class SingleFlight<K, V> {
      * is the thread of {@code node} (a recursive run, which the caller refuses). What the key's {@code equals}
      * throws, this throws, with nothing changed; so does making the key's stripe at its first use.
      */
-    private Call<V> registerOrJoin(Call<V> mine, Node node) {
+    private FlightCall<V> registerOrJoin(FlightCall<V> mine, JoinedCaller node) {
         CallTable.Stripe stripe = calls.lock(mine.hash);
         try {
             @SuppressWarnings("unchecked")
-            Call<V> inFlight = (Call<V>) stripe.find(mine.key, mine.hash);
+            FlightCall<V> inFlight = (FlightCall<V>) stripe.find(mine.key, mine.hash);
             if (inFlight == null) {
                 stripe.link(mine);
             } else if (node != null && node.waiter != inFlight.runner) {
@@ -441,7 +422,7 @@ public final class SingleFlight<K, V> {
      * and returns this caller's outcome: made from that, and from the hand-over's record if the completion made
      * one (a call nobody joined is completed with no hand-over and leaves its fields unwritten).
      */
-    private Result<V> runHere(Call<V> call, Callable<? extends V> fn) throws ExecutionException {
+    private Result<V> runHere(FlightCall<V> call, Callable<? extends V> fn) throws ExecutionException {
         V value = null;
         Throwable failure = null;
         try {
@@ -456,24 +437,25 @@ public final class SingleFlight<K, V> {
         return record != null ? record : new Result<>(value, call.shared);
     }
 
-    private CompletableFuture<Result<V>> start(Submitted<V> call, Runnable task, Executor executor) {
+    private CompletableFuture<Result<V>> start(SubmittedCall<V> call, Runnable task, Executor executor) {
         try {
             executor.execute(task);
         } catch (Throwable refusal) {
             // The executor may have run or kept the task before it threw: the call is failed only if
             // the task has not started it, and a task run later then does nothing.
-            if (call.moveStage(PENDING, REFUSED)) {
+            if (call.moveStage(SubmittedCall.PENDING, SubmittedCall.REFUSED)) {
                 complete(call, null, refusal);
             } else {
-                call.moveStage(STARTED, ABANDONED); // nobody gets the future (this method throws): nobody waits
+                // nobody gets the future (this method throws): nobody waits
+                call.moveStage(SubmittedCall.STARTED, SubmittedCall.ABANDONED);
             }
             throw refusal;
         }
         return call.owner;
     }
 
-    private void runAsync(Submitted<V> call, Callable<? extends V> fn) {
-        if (call.moveStage(PENDING, STARTED)) {
+    private void runAsync(SubmittedCall<V> call, Callable<? extends V> fn) {
+        if (call.moveStage(SubmittedCall.PENDING, SubmittedCall.STARTED)) {
             call.runner = Thread.currentThread();
             V value = null;
             Throwable failure = null;
@@ -492,7 +474,7 @@ public final class SingleFlight<K, V> {
      * joined futures that the completion runs in this thread are other callers' code, which the interrupt must
      * not reach (the completion keeps an interrupt status it finds away from them the same way).
      */
-    private Result<V> completeAfterCall(Call<V> call, V value, Throwable failure) {
+    private Result<V> completeAfterCall(FlightCall<V> call, V value, Throwable failure) {
         try {
             return complete(call, value, failure);
         } finally {
@@ -510,13 +492,13 @@ public final class SingleFlight<K, V> {
      * for it). Throws nothing: the caller that ran the function is given its outcome, as every other caller is,
      * whatever failed on the way to another caller.
      */
-    private Result<V> complete(Call<V> call, V value, Throwable failure) {
+    private Result<V> complete(FlightCall<V> call, V value, Throwable failure) {
         // The completing thread's interrupt is its own: the dependents of joined futures that the hand-over
         // may run in this thread are other callers' code. The hand-over clears it before it completes each
         // future (one set meanwhile, sent to this thread or left by a dependent: the two cannot be told apart),
         // and it is set again at the end; a call with no future to complete leaves it alone.
         try {
-            Node joined = unregister(calls, call);
+            JoinedCaller joined = unregister(calls, call);
             return joined != null || call.owner() != null ? call.handOver(joined, value, failure) : null;
         } finally {
             if (call.interruptedDuringHandOver) {
@@ -530,249 +512,17 @@ public final class SingleFlight<K, V> {
      * joined it: none can join it any more. Throws nothing: the stripe exists (the call was registered there),
      * its lock throws nothing, and the removal compares identities.
      */
-    private static Node unregister(CallTable calls, Call<?> call) {
+    private static JoinedCaller unregister(CallTable calls, FlightCall<?> call) {
         CallTable.Stripe stripe = calls.lockExisting(call);
         try {
             stripe.unlink(call);
-            Node joined = call.joined;
+            JoinedCaller joined = call.joined;
             if (joined != null) {
                 call.joined = null; // lets the nodes go with the hand-over: a call may be held on (by a kept task)
             }
             return joined;
         } finally {
             stripe.unlock();
-        }
-    }
-
-    /**
-     * A call in flight or completed (of run; a submitted call is a Submitted), and its entry in the table of the
-     * calls in flight; see the implementation notes.
-     */
-    private static class Call<V> extends CallTable.Entry {
-        /** The thread running the function: set before it runs; read to detect a recursive run. */
-        Thread runner;
-        /** The stack of the callers that joined the call; read and written under the lock of its stripe. */
-        Node joined;
-        /** Whether, at the completion, more than one caller waited for the outcome: for the caller of run. */
-        boolean shared;
-        /**
-         * Whether the completing thread's interrupt status was set before or during the hand-over; written and
-         * read by that thread only.
-         */
-        boolean interruptedDuringHandOver;
-
-        Call(Object key, int hash, Thread runner) {
-            super(key, hash);
-            this.runner = runner;
-        }
-
-        /** The future of the submit that started the call; null for a call of run. */
-        CompletableFuture<Result<V>> owner() {
-            return null;
-        }
-
-        /** Whether the caller that started the call waits for its outcome: the caller of run always does. */
-        boolean ownerWaits() {
-            return true;
-        }
-
-        /** Pushes {@code node} onto the stack of the callers that joined; under the lock of the call's stripe. */
-        void join(Node node) {
-            node.next = joined;
-            joined = node;
-        }
-
-        /**
-         * Hands the outcome, {@code value} or {@code failure}, to the callers on {@code joined} and to the
-         * owner's future: counts those still waiting (the waiting threads claimed, so that they can no longer
-         * leave), makes the result, then gives it to the threads and wakes them, then completes the futures.
-         * Returns the result (null after a failure, or if there was no memory for it). What one step throws
-         * does not stop the others, and is not rethrown: it concerns the caller it failed to reach.
-         */
-        Result<V> handOver(Node joined, V value, Throwable failure) {
-            CompletableFuture<Result<V>> owner = owner();
-            int waiting = ownerWaits() ? 1 : 0;
-            for (Node node = joined; node != null; node = node.next) {
-                if (node.waiter instanceof Thread ? node.move(WAITING, CLAIMED)
-                        : !((CompletableFuture<?>) node.waiter).isDone()) {
-                    waiting++;
-                }
-            }
-            shared = waiting > 1;
-            Result<V> result = null;
-            Throwable noResult = null;
-            if (failure == null) {
-                try {
-                    result = new Result<>(value, shared);
-                } catch (Throwable t) {
-                    noResult = t; // the waiting threads make their own; the futures are failed with it
-                }
-            }
-            for (Node node = joined; node != null; node = node.next) {
-                if (node.waiter instanceof Thread thread && node.state == CLAIMED) {
-                    node.result = result;
-                    node.value = value;
-                    node.failure = failure;
-                    node.shared = shared;
-                    node.state = GIVEN;
-                    try {
-                        LockSupport.unpark(thread);
-                    } catch (Throwable lost) {
-                        // the JDK could not schedule that (virtual) thread: it is lost, the others are not
-                    }
-                }
-            }
-            Throwable futureFailure = null; // made for the first future, given to every one
-            for (Node node = joined; node != null; node = node.next) {
-                if (node.waiter instanceof CompletableFuture<?> future) {
-                    futureFailure = completeQuietly(future, result, failure, noResult, futureFailure);
-                }
-            }
-            if (owner != null) {
-                completeQuietly(owner, result, failure, noResult, futureFailure);
-            }
-            return result;
-        }
-
-        /**
-         * Completes {@code future} with the outcome: {@code result}, or {@code failure} (with {@code noResult},
-         * the error that kept the result from being made, if it was). Completing may fail on a heap the function
-         * exhausted; the future is then failed with that if it can be. Returns {@code futureFailure}, the
-         * function's throwable as futures are failed with it, made by the first call that needs it (see
-         * {@link #futureFailure}).
-         */
-        private Throwable completeQuietly(CompletableFuture<?> future, Result<V> result, Throwable failure,
-                Throwable noResult, Throwable futureFailure) {
-            @SuppressWarnings("unchecked")
-            CompletableFuture<Result<V>> taker = (CompletableFuture<Result<V>>) future;
-            if (Thread.interrupted()) { // kept from the next caller's dependents, set again after the hand-over
-                interruptedDuringHandOver = true;
-            }
-            try {
-                if (failure != null) {
-                    if (futureFailure == null) {
-                        futureFailure = futureFailure(failure);
-                    }
-                    taker.completeExceptionally(futureFailure);
-                } else if (result != null) {
-                    taker.complete(result);
-                } else {
-                    taker.completeExceptionally(noResult);
-                }
-            } catch (Throwable t) {
-                try {
-                    taker.completeExceptionally(t);
-                } catch (Throwable ignored) {
-                    // no memory even for that: this future stays incomplete (see the implementation notes)
-                }
-            }
-            return futureFailure;
-        }
-
-        /**
-         * What a future is failed with: the function's throwable in a {@link CompletionException}, made once
-         * per completion,
-         * so that {@code get} reports that throwable itself as the cause of its {@code ExecutionException},
-         * whatever it is (a {@code CancellationException} alone would read as a cancelled wait, and a
-         * {@code CompletionException} alone would be unwrapped); the throwable itself if there is no memory
-         * for the wrapper.
-         */
-        private static Throwable futureFailure(Throwable failure) {
-            try {
-                return new CompletionException(failure);
-            } catch (Throwable noMemory) {
-                return failure;
-            }
-        }
-
-        /**
-         * Waits until the completion gives {@code node} the outcome, then returns it; leaves on an
-         * interrupt unless the completion claimed it first.
-         */
-        Result<V> awaitOutcome(Node node) throws ExecutionException, InterruptedException {
-            Thread self = Thread.currentThread();
-            for (int state; (state = node.state) != GIVEN; ) {
-                if (state == WAITING && self.isInterrupted() && node.move(WAITING, LEFT)) {
-                    InterruptedException interrupted = new InterruptedException();
-                    Thread.interrupted();
-                    throw interrupted;
-                }
-                LockSupport.park(this);
-            }
-            return node.outcome();
-        }
-    }
-
-    /**
-     * A call started by submit: the fields only it needs are kept out of a call of run, which the uncontended
-     * path allocates.
-     */
-    private static final class Submitted<V> extends Call<V> {
-        /** The future of the submit that started the call. */
-        final CompletableFuture<Result<V>> owner;
-        /**
-         * PENDING until its task starts it (STARTED) or its executor refuses it (REFUSED); ABANDONED if the executor
-         * threw after the task started it.
-         */
-        @SuppressWarnings("unused") // accessed through STAGE
-        volatile int stage;
-
-        Submitted(Object key, int hash, CompletableFuture<Result<V>> owner) {
-            super(key, hash, null);
-            this.owner = owner;
-        }
-
-        @Override
-        CompletableFuture<Result<V>> owner() {
-            return owner;
-        }
-
-        @Override
-        boolean ownerWaits() {
-            return !owner.isDone() && (int) STAGE.getVolatile(this) != ABANDONED;
-        }
-
-        /** Moves the call's stage from {@code from} to {@code to}; returns whether this caller did. */
-        boolean moveStage(int from, int to) {
-            return STAGE.compareAndSet(this, from, to);
-        }
-    }
-
-    /** A caller that joined a call: a waiting thread, or the future of a submit. */
-    private static final class Node {
-        /** The waiting thread, or the future of a submit. */
-        final Object waiter;
-        /** Of a waiting thread: WAITING, then LEFT, or CLAIMED and GIVEN (see the implementation notes). */
-        @SuppressWarnings("unused") // accessed through STATE
-        volatile int state;
-        /** The node pushed before; written by the join, read by the completion that took the stack, each under the lock. */
-        Node next;
-        /**
-         * Of a waiting thread: the outcome, written by the hand-over before it sets the state GIVEN, read by
-         * the thread after it sees GIVEN: the result every caller is given (null if there was no memory for it),
-         * the value and whether it was shared (to make its own then), or the function's throwable.
-         */
-        Result<?> result;
-        Object value;
-        Throwable failure;
-        boolean shared;
-
-        Node(Object waiter) {
-            this.waiter = waiter;
-        }
-
-        /** Moves the node's state from {@code from} to {@code to}; returns whether this caller did. */
-        boolean move(int from, int to) {
-            return STATE.compareAndSet(this, from, to);
-        }
-
-        /** The outcome given to this waiting thread: its result, or {@link ExecutionException}. */
-        @SuppressWarnings("unchecked")
-        <V> Result<V> outcome() throws ExecutionException {
-            if (failure != null) {
-                throw new ExecutionException(failure);
-            }
-            return result != null ? (Result<V>) result : new Result<>((V) value, shared);
         }
     }
 }

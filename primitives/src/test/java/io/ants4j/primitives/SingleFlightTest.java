@@ -36,10 +36,7 @@ class SingleFlightTest {
 
     /** Waits until {@code thread} waits for a call another caller started. */
     static void untilJoined(Thread thread) {
-        until(thread + " joins a call", () -> {
-            Object blocker = LockSupport.getBlocker(thread);
-            return blocker != null && blocker.getClass().getName().startsWith(SingleFlight.class.getName());
-        });
+        until(thread + " joins a call", () -> LockSupport.getBlocker(thread) instanceof FlightCall);
     }
 
     /** A caller running the function of a call for "key" in a thread of its own, held inside it until released. */
