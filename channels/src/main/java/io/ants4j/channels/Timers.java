@@ -26,12 +26,16 @@ final class Timers {
      * The timers' lock is never held while a channel's lock is taken (by the thread, a stop or a reset), so a channel
      * whose lock is held for long (its holder preempted, or a select queued on another channel's lock) holds up no
      * schedule and no other timer. A tick that finds its channel full is dropped before the lock is tried (as Go's
-     * non-blocking send looks at full() first). The thread takes a channel's lock only if it is free within a short
-     * retry, else it keeps the tick pending and tries it again after RETRY_NANOS, then twice as long after each miss
-     * (up to MAX_RETRY_NANOS), the other timers firing meanwhile. The back-off is each pending tick's own, so a lock
-     * held for long does not slow the retries of a tick whose lock was busy for a moment; ticks whose next tries are
-     * close are tried together, so many ticks waiting for held locks cost few wake-ups. A pending tick whose timer is
-     * stopped, or whose channel is closed or collected, is dropped without the lock.
+     * non-blocking send looks at full() first), unless the ticker's last tick is of a stopped timer: that stale tick,
+     * which a stop or reset has yet to take out, may be what fills the channel, and the send takes it out first
+     * (below). The thread wrote the last tick's timer itself and only stops and resets clear it, so a read of it
+     * without the channel's lock can be stale only in the direction that takes the lock. The thread takes a channel's
+     * lock only if it is free within a short retry, else it keeps the tick pending and tries it again after
+     * RETRY_NANOS, then twice as long after each miss (up to MAX_RETRY_NANOS), the other timers firing meanwhile. The
+     * back-off is each pending tick's own, so a lock held for long does not slow the retries of a tick whose lock was
+     * busy for a moment; ticks whose next tries are close are tried together, so many ticks waiting for held locks cost
+     * few wake-ups. A pending tick whose timer is stopped, or whose channel is closed or collected, is dropped without
+     * the lock.
      *
      * Stop and reset (Go 1.23: no stale tick after they return). A tick is sent, under its channel's lock, only if its
      * timer is not stopped. A stop marks the timer stopped under the timers' lock, then takes out a tick of the ticker
@@ -179,6 +183,7 @@ final class Timers {
      */
     static final class LastTick {
         Instant tick;
+        /** The timer that sent {@link #tick}; also read by the thread without the lock (see the class notes). */
         Timer by;
         /**
          * Whether the thread is sending a tick of one of the ticker's timers, under the channel's lock: written before
@@ -443,7 +448,7 @@ final class Timers {
             }
             Timer following = t.nextPending;
             Chan<Instant> chan = t.get();
-            boolean dropped = chan == null || t.stopped || chan.isClosed() || chan.len() == chan.cap();
+            boolean dropped = chan == null || t.stopped || chan.isClosed() || fullOfNoStaleTick(t, chan);
             if (!dropped && t.retried && t.retryAt - now > t.retryNanos >> 2) {
                 next = Math.min(next, t.retryAt); // not its time yet
                 previous = t;
@@ -470,6 +475,18 @@ final class Timers {
         }
         nextRetryPass = next;
         return Math.max(next - now, 0L);
+    }
+
+    /**
+     * Whether {@code t}'s tick would find its channel full of values other than a stale tick of its ticker (see the
+     * class notes): then it is dropped without the lock.
+     */
+    private static boolean fullOfNoStaleTick(Timer t, Chan<Instant> chan) {
+        if (chan.len() != chan.cap()) {
+            return false;
+        }
+        Timer lastBy = t.lastTick == null ? null : t.lastTick.by;
+        return lastBy == null || !lastBy.stopped;
     }
 
     /**
