@@ -391,4 +391,58 @@ class ChanFrayTest {
         join(r1, r2);
         assertEquals(2, second.get());
     }
+
+    /**
+     * An interrupt that came before the call throws even when the operation needs no wait (Chan: "Blocking operations
+     * throw InterruptedException if the thread is interrupted on entry or while it waits; a sender or receiver that is
+     * interrupted [...] leaves having sent or received nothing"): a thread, once it sees the interrupt another thread
+     * sent it, receives from an empty channel of capacity 1 into which a third thread offers a value, racing the
+     * receive; interrupted again, it sends into a full channel of capacity 1 from which a fourth thread polls, racing
+     * the send. Both throw; the offered value is still in the first channel, and the second holds nothing once its
+     * value was polled. Coverage review 22, mutants CH-IE and CH-SE: Chan.receive and Chan.send without their entry
+     * check (an operation whose counterpart is ready completes despite the interrupt): every other Fray test
+     * interrupts a thread already parked, and ChanTest.anInterruptOnEntryThrowsAndNothingIsDone has no counterpart
+     * ready (the operation queues, and its wait throws).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptOnEntryThrowsEvenWithACounterpartReady() throws InterruptedException {
+        Chan<Integer> in = new Chan<>(1);
+        Chan<Integer> out = new Chan<>(1);
+        assertTrue(out.offer(0));
+        AtomicBoolean interruptSent = new AtomicBoolean();
+        Thread interrupted = start("interrupted", () -> {
+            FrayThreads.until("the interrupt is sent", interruptSent::get);
+            String received;
+            try {
+                received = "received " + in.receive();
+            } catch (InterruptedException e) {
+                received = "threw";
+            }
+            assertEquals("threw", received, "a receive interrupted on entry");
+            Thread.currentThread().interrupt();
+            String sent;
+            try {
+                out.send(2);
+                sent = "sent";
+            } catch (InterruptedException e) {
+                sent = "threw";
+            }
+            assertEquals("threw", sent, "a send interrupted on entry");
+        });
+        Thread interrupter = start("interrupter", () -> {
+            interrupted.interrupt();
+            interruptSent.set(true);
+        });
+        AtomicReference<Boolean> offered = new AtomicReference<>();
+        AtomicReference<Integer> polled = new AtomicReference<>();
+        Thread sender = start("sender", () -> offered.set(in.offer(1)));
+        Thread poller = start("poller", () -> polled.set(out.poll()));
+        join(interrupted, interrupter, sender, poller);
+        assertTrue(offered.get());
+        assertEquals(1, in.poll(), "the value offered was not left in the channel");
+        assertEquals(0, polled.get());
+        assertNull(out.poll(), "the interrupted send put its value in");
+    }
 }

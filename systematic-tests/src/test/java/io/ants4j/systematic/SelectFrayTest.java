@@ -237,4 +237,91 @@ class SelectFrayTest {
         assertEquals(2, received.get(), "the receiver did not get the value");
         assertFalse(other.offer(9), "a select left a receiver on the other channel");
     }
+
+    /**
+     * An interrupt that came before the call throws even when a case can proceed (Select.select: "throws
+     * InterruptedException if the thread is interrupted on entry or while it waits (not with an otherwise case,
+     * which never waits); no case was performed"): a thread, once it sees the interrupt another thread sent it,
+     * selects on a receive from an empty channel of capacity 1, into which a third thread offers a value racing the
+     * select, and on a send into a full channel of capacity 1, from which a fourth thread polls racing it. The select
+     * throws; the offered value is still in the first channel, and the second holds nothing once its value was polled.
+     * Coverage review 22, mutant SEL-IE: Select.select without its entry check (a select with a case ready performs
+     * it despite the interrupt): every other Fray test interrupts a select already parked, and
+     * ChanTest.anInterruptOnEntryThrowsAndNothingIsDone selects on a channel with no counterpart (the select queues,
+     * and its wait throws).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptOnEntryThrowsEvenWithACaseReady() throws InterruptedException {
+        Chan<Integer> in = new Chan<>(1);
+        Chan<Integer> out = new Chan<>(1);
+        assertTrue(out.offer(0));
+        AtomicBoolean interruptSent = new AtomicBoolean();
+        AtomicReference<String> outcome = new AtomicReference<>();
+        Thread selector = start("selector", () -> {
+            FrayThreads.until("the interrupt is sent", interruptSent::get);
+            try {
+                outcome.set("chose " + Select.select(in.onReceive(v -> { }), out.onSend(2, () -> { })));
+            } catch (InterruptedException e) {
+                outcome.set("threw");
+            }
+        });
+        Thread interrupter = start("interrupter", () -> {
+            selector.interrupt();
+            interruptSent.set(true);
+        });
+        AtomicReference<Boolean> offered = new AtomicReference<>();
+        AtomicReference<Integer> polled = new AtomicReference<>();
+        Thread sender = start("sender", () -> offered.set(in.offer(1)));
+        Thread poller = start("poller", () -> polled.set(out.poll()));
+        join(selector, interrupter, sender, poller);
+        assertEquals("threw", outcome.get(), "a select interrupted on entry");
+        assertTrue(offered.get());
+        assertEquals(1, in.poll(), "the value offered was not left in the channel");
+        assertEquals(0, polled.get());
+        assertNull(out.poll(), "the interrupted select's send put its value in");
+    }
+
+    /**
+     * The uniform choice among ready cases with a case that is not ready listed first (Select: "Among the cases that can
+     * proceed, select picks one uniformly at random"): of three receive cases, the first on a channel that never holds
+     * a value and the other two on buffered channels that hold one at every select (a helper thread refills the one
+     * taken), each of the two ready cases is chosen about half the time: at least 58 of 192 each (a fair coin misses
+     * that with probability below 1e-7). Coverage review 22, mutant SEL-3: Select.pollOrder drawing the place of each
+     * case among the first two only ({@code random.nextInt(Math.min(n + 1, 2))}: uniform for two cases, but a third
+     * case is never placed last, so here it comes first among the ready two 3 times in 4):
+     * severalReadyCasesAreChosenUniformly has two cases only.
+     */
+    @FrayTest(iterations = 10 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void twoReadyCasesBehindOneNotReadyAreChosenUniformly() throws InterruptedException {
+        Chan<Integer> never = new Chan<>(1);
+        Chan<Integer> a = new Chan<>(1);
+        Chan<Integer> b = new Chan<>(1);
+        Chan<Integer> taken = new Chan<>(1);
+        int rounds = 192;
+        int[] chosen = new int[3];
+        Thread refiller = start("refiller", () -> {
+            for (Integer i; (i = taken.receive()) != null; ) {
+                (i == 1 ? a : b).send(i);
+            }
+        });
+        assertTrue(a.offer(1));
+        assertTrue(b.offer(2));
+        for (int r = 0; r < rounds; r++) {
+            AtomicReference<Integer> got = new AtomicReference<>();
+            FrayThreads.until("both cases are ready", () -> a.len() == 1 && b.len() == 1);
+            int i = Select.select(never.onReceive(got::set), a.onReceive(got::set), b.onReceive(got::set));
+            assertEquals(i, got.get(), "case " + i + " received another channel's value");
+            chosen[i]++;
+            taken.send(i);
+        }
+        taken.close();
+        join(refiller);
+        assertEquals(0, chosen[0], "the case that was never ready was chosen");
+        assertTrue(chosen[1] >= 58 && chosen[2] >= 58,
+                "not uniform: case 1 chosen " + chosen[1] + " times, case 2 " + chosen[2] + " of " + rounds);
+    }
 }
