@@ -445,4 +445,52 @@ class ChanFrayTest {
         assertEquals(0, polled.get());
         assertNull(out.poll(), "the interrupted send put its value in");
     }
+
+    /**
+     * A timed receive and a timed send interrupted while they wait, each racing a counterpart (Chan.poll(timeout,
+     * unit) and offer(value, timeout, unit): "throws InterruptedException if the thread is interrupted on entry or
+     * while it waits; nothing was received" / "nothing was sent"): a poll(5 s) on an unbuffered channel parks and is
+     * interrupted while an offer comes; it returns the value (the offer returned true) or throws, the offer finding no
+     * receiver, never returns null. Then an offer(2, 5 s) parks and is interrupted while a poll comes: it returns true
+     * (the poll got 2) or throws (the poll got nothing), never returns false. Coverage review 22, mutant WT-I:
+     * Waiter.await reporting an interrupt of a timed wait as its timeout ({@code interrupted && !timed ? INTERRUPTED :
+     * CANCELLED}: the timed forms return null or false, the interrupt lost): every other Fray test interrupts an
+     * untimed wait.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void anInterruptedTimedWaitThrowsOrCompletes() throws InterruptedException {
+        Chan<Integer> c = new Chan<>();
+        AtomicReference<Object> received = new AtomicReference<>();
+        Thread receiver = start("timed receiver", () -> {
+            try {
+                received.set(String.valueOf(c.poll(5, TimeUnit.SECONDS)));
+            } catch (InterruptedException e) {
+                received.set("threw");
+            }
+        });
+        untilParked(receiver);
+        Thread interrupter = start("interrupter", receiver::interrupt);
+        AtomicReference<Boolean> offered = new AtomicReference<>();
+        Thread sender = start("sender", () -> offered.set(c.offer(1)));
+        join(receiver, interrupter, sender);
+        assertEquals(offered.get() ? "1" : "threw", received.get(), "offer returned " + offered.get());
+
+        AtomicReference<Object> sent = new AtomicReference<>();
+        Thread timedSender = start("timed sender", () -> {
+            try {
+                sent.set(c.offer(2, 5, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                sent.set("threw");
+            }
+        });
+        untilParked(timedSender);
+        Thread interrupter2 = start("interrupter 2", timedSender::interrupt);
+        AtomicReference<Integer> polled = new AtomicReference<>();
+        Thread poller = start("poller", () -> polled.set(c.poll()));
+        join(timedSender, interrupter2, poller);
+        assertEquals(polled.get() != null ? (Object) true : "threw", sent.get(), "poll returned " + polled.get());
+        assertNull(c.poll(), "a value was left behind");
+    }
 }
