@@ -493,4 +493,33 @@ class ChanFrayTest {
         assertEquals(polled.get() != null ? (Object) true : "threw", sent.get(), "poll returned " + polled.get());
         assertNull(c.poll(), "a value was left behind");
     }
+
+    /**
+     * A timed offer or poll with a zero timeout waits not at all (Chan.offer(value, timeout, unit) and poll(timeout,
+     * unit): "how long to wait at most; zero or less: not at all"), so on an unbuffered channel it never meets a
+     * counterpart that does not wait either: an offer(1, 0 ms) races a poll(), then an offer(2) races a poll(0 ms);
+     * every offer returns false and every poll null. Coverage review 22, mutant TO-0: Chan.send queueing a waiter for
+     * a zero timeout ({@code !(timed && nanos < 0L)}: it waits until its deadline, already passed, is next read, and a
+     * poll meanwhile takes its value): aTimedOfferRacingItsDeadlineSaysWhetherItSent uses 1 ms, and no Fray test
+     * used a zero timeout.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aZeroTimeoutWaitsNotAtAll() throws InterruptedException {
+        Chan<Integer> c = new Chan<>();
+        AtomicReference<Boolean> offered = new AtomicReference<>();
+        AtomicReference<Integer> polled = new AtomicReference<>(-1);
+        Thread sender = start("zero-timeout sender", () -> offered.set(c.offer(1, 0, TimeUnit.MILLISECONDS)));
+        Thread poller = start("poller", () -> polled.set(c.poll()));
+        join(sender, poller);
+        assertFalse(offered.get(), "an offer with a zero timeout met a poll that does not wait; it got " + polled.get());
+        assertNull(polled.get());
+
+        Thread sender2 = start("sender", () -> offered.set(c.offer(2)));
+        Thread poller2 = start("zero-timeout poller", () -> polled.set(c.poll(0, TimeUnit.MILLISECONDS)));
+        join(sender2, poller2);
+        assertNull(polled.get(), "a poll with a zero timeout met an offer that does not wait");
+        assertFalse(offered.get());
+    }
 }
