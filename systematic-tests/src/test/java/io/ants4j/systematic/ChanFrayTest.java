@@ -404,7 +404,7 @@ class ChanFrayTest {
      * interrupts a thread already parked, and ChanTest.anInterruptOnEntryThrowsAndNothingIsDone has no counterpart
      * ready (the operation queues, and its wait throws).
      */
-    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+    @FrayTest(iterations = 20 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void anInterruptOnEntryThrowsEvenWithACounterpartReady() throws InterruptedException {
@@ -457,7 +457,7 @@ class ChanFrayTest {
      * CANCELLED}: the timed forms return null or false, the interrupt lost): every other Fray test interrupts an
      * untimed wait.
      */
-    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+    @FrayTest(iterations = 40 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void anInterruptedTimedWaitThrowsOrCompletes() throws InterruptedException {

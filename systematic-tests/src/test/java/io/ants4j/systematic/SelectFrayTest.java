@@ -250,7 +250,7 @@ class SelectFrayTest {
      * ChanTest.anInterruptOnEntryThrowsAndNothingIsDone selects on a channel with no counterpart (the select queues,
      * and its wait throws).
      */
-    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+    @FrayTest(iterations = 20 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
     void anInterruptOnEntryThrowsEvenWithACaseReady() throws InterruptedException {
