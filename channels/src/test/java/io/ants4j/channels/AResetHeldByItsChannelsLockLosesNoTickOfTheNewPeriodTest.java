@@ -35,9 +35,9 @@ class AResetHeldByItsChannelsLockLosesNoTickOfTheNewPeriodTest {
             c.lock.lock(); // a select holding the ticker's lock, queued on another channel's lock (it takes nothing)
             try {
                 resetter = Threads.start(() -> ticker.reset(Duration.ofMillis(NEW_PERIOD_MILLIS)));
-                Threads.until("the reset installed its timer", () -> timerOf(ticker) != old);
+                Threads.until("the reset installed its timer", () -> Threads.timerOf(ticker) != old);
                 resetStart = System.nanoTime();
-                fresh = timerOf(ticker);
+                fresh = Threads.timerOf(ticker);
                 long firstDue = fresh.when;
                 Threads.awaitBlocked(resetter.thread); // its look at the stale tick waits for the lock
                 // the new period's first tick fell due: dropped (channel full of the stale tick) or pending and tried
@@ -59,13 +59,4 @@ class AResetHeldByItsChannelsLockLosesNoTickOfTheNewPeriodTest {
         }
     }
 
-    /** The ticker's timer, read under the timers' lock (where a reset writes it). */
-    private static Timers.Timer timerOf(Ticker ticker) {
-        Timers.lock().lock();
-        try {
-            return ticker.timer;
-        } finally {
-            Timers.lock().unlock();
-        }
-    }
 }

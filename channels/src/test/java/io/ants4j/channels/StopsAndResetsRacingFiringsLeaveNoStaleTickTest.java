@@ -20,15 +20,6 @@ import org.junit.jupiter.api.Test;
 class StopsAndResetsRacingFiringsLeaveNoStaleTickTest {
     private static final Duration LONG = Duration.ofHours(1);
 
-    private static Timers.Timer timerOf(Ticker ticker) {
-        Timers.lock().lock();
-        try {
-            return ticker.timer;
-        } finally {
-            Timers.lock().unlock();
-        }
-    }
-
     /** Resets the ticker 1 to 39 times to 50-300 us (polling now and then), pauses, then stops it or resets it to 1 h. */
     private static void resetsInARow(Ticker ticker, boolean resetLast) throws InterruptedException {
         ThreadLocalRandom r = ThreadLocalRandom.current();
@@ -82,11 +73,11 @@ class StopsAndResetsRacingFiringsLeaveNoStaleTickTest {
             try {
                 Threads.Failing r = Threads.start(() -> ticker.reset(Duration.ofMillis(1)));
                 r.join();
-                Timers.Timer t1 = timerOf(ticker);
+                Timers.Timer t1 = Threads.timerOf(ticker);
                 Threads.until("t1's tick pending", () -> t1.pendingTick != null);
                 r = Threads.start(() -> ticker.reset(Duration.ofMillis(1)));
                 r.join();
-                Timers.Timer t2 = timerOf(ticker);
+                Timers.Timer t2 = Threads.timerOf(ticker);
                 assertNotSame(t1, t2);
                 Threads.until("t2's tick pending", () -> t2.pendingTick != null);
                 Threads.race(ticker::stop, () -> ticker.reset(LONG), ticker::stop);
@@ -114,14 +105,14 @@ class StopsAndResetsRacingFiringsLeaveNoStaleTickTest {
             Threads.until("a tick in the buffer", () -> c.len() == 1);
             Instant x1;
             Threads.Failing r;
-            Timers.Timer t1 = timerOf(ticker);
+            Timers.Timer t1 = Threads.timerOf(ticker);
             c.lock.lock();
             try {
                 x1 = ticker.lastTick.tick;
                 r = Threads.start(() -> ticker.reset(Duration.ofMillis(1)));
-                Threads.until("the reset replaced the timer", () -> timerOf(ticker) != t1);
+                Threads.until("the reset replaced the timer", () -> Threads.timerOf(ticker) != t1);
                 Threads.until("the reset waits for the channel's lock", () -> c.lock.hasQueuedThread(r.thread));
-                Timers.Timer t2 = timerOf(ticker);
+                Timers.Timer t2 = Threads.timerOf(ticker);
                 Threads.until("t2's tick pending", () -> t2.pendingTick != null);
             } finally {
                 c.lock.unlock();
@@ -147,7 +138,7 @@ class StopsAndResetsRacingFiringsLeaveNoStaleTickTest {
             Threads.untilNoTimerPending();
             Ticker ticker = new Ticker(Duration.ofMillis(1));
             Chan<Instant> c = ticker.chan();
-            Timers.Timer t1 = timerOf(ticker);
+            Timers.Timer t1 = Threads.timerOf(ticker);
             long resetAt;
             c.lock.lock();
             try {

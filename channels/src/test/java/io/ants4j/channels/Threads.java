@@ -270,4 +270,14 @@ final class Threads {
         }
         return b.toString();
     }
+
+    /** The ticker's timer, read under the timers' lock (where a reset writes it). */
+    static Timers.Timer timerOf(Ticker ticker) {
+        Timers.lock().lock();
+        try {
+            return ticker.timer;
+        } finally {
+            Timers.lock().unlock();
+        }
+    }
 }
