@@ -43,7 +43,7 @@ quick='^io\.ants4j\.stress\.(primitives\.(SpinLockMutex2Test|WaitGroupDoneAwaitV
 # fork's heap (-pth false: 0.4 s a fork), so the subset keeps CI under its 20 minutes; full keeps them all.
 extra=()
 case "$mode" in
-    quick)  preset=quick;   select="$quick"; extra=(-sc false -iters 3 -pth false) ;;
+    quick)  preset=quick;   select="$quick"; extra=(-sc false -iters 2 -pth false) ;;
     full)   preset=default; select="$all" ;;
     broken) preset=quick;   select='^io\.ants4j\.stress\.broken\.' ;;
     list)   preset=quick;   select="$all" ;;
