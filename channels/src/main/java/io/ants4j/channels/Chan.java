@@ -473,6 +473,14 @@ public final class Chan<T> implements Iterable<T> {
     }
 
     /**
+     * Whether {@code value} (by identity) may be the value first in the buffer: read without the lock, a hint (see
+     * Timers' notes); the lock decides.
+     */
+    boolean mayHoldFirst(Object value) {
+        return (int) COUNT.getOpaque(this) > 0 && buffer[head] == value;
+    }
+
+    /**
      * After a timer of the ticker was marked stopped: takes the ticker's last tick out if its timer was stopped and
      * it is still first in the buffer (the same object), and moves a blocked sender's value in behind the rest, as a
      * receive does. Takes the lock only if a value is buffered or a tick of the ticker is being sent (as Go's

@@ -26,16 +26,17 @@ final class Timers {
      * The timers' lock is never held while a channel's lock is taken (by the thread, a stop or a reset), so a channel
      * whose lock is held for long (its holder preempted, or a select queued on another channel's lock) holds up no
      * schedule and no other timer. A tick that finds its channel full is dropped before the lock is tried (as Go's
-     * non-blocking send looks at full() first), unless the ticker's last tick is of a stopped timer: that stale tick,
-     * which a stop or reset has yet to take out, may be what fills the channel, and the send takes it out first
-     * (below). The thread wrote the last tick's timer itself and only stops and resets clear it, so a read of it
-     * without the channel's lock can be stale only in the direction that takes the lock. The thread takes a channel's
-     * lock only if it is free within a short retry, else it keeps the tick pending and tries it again after
-     * RETRY_NANOS, then twice as long after each miss (up to MAX_RETRY_NANOS), the other timers firing meanwhile. The
-     * back-off is each pending tick's own, so a lock held for long does not slow the retries of a tick whose lock was
-     * busy for a moment; ticks whose next tries are close are tried together, so many ticks waiting for held locks cost
-     * few wake-ups. A pending tick whose timer is stopped, or whose channel is closed or collected, is dropped without
-     * the lock.
+     * non-blocking send looks at full() first), unless what fills it is the ticker's last tick and that tick's timer is
+     * stopped: that stale tick, which a stop or reset has yet to take out, would not be in Go's channel (Go's Reset
+     * drains it before a send can look), and the send takes it out first (below). The last tick and its timer are read
+     * without the channel's lock, and so is the value first in the buffer: a stale read at worst sends the tick down
+     * the lock path, where the send drops it if the channel is full of anything but the stale tick (a tick kept pending
+     * for a held lock is looked at again at each try). The thread takes a channel's lock only if it is free within a
+     * short retry, else it keeps the tick pending and tries it again after RETRY_NANOS, then twice as long after each
+     * miss (up to MAX_RETRY_NANOS), the other timers firing meanwhile. The back-off is each pending tick's own, so a
+     * lock held for long does not slow the retries of a tick whose lock was busy for a moment; ticks whose next tries
+     * are close are tried together, so many ticks waiting for held locks cost few wake-ups. A pending tick whose timer
+     * is stopped, or whose channel is closed or collected, is dropped without the lock.
      *
      * Stop and reset (Go 1.23: no stale tick after they return). A tick is sent, under its channel's lock, only if its
      * timer is not stopped. A stop marks the timer stopped under the timers' lock, then takes out a tick of the ticker
@@ -485,8 +486,13 @@ final class Timers {
         if (chan.len() != chan.cap()) {
             return false;
         }
-        Timer lastBy = t.lastTick == null ? null : t.lastTick.by;
-        return lastBy == null || !lastBy.stopped;
+        LastTick last = t.lastTick;
+        if (last == null) {
+            return true;
+        }
+        Instant stale = last.tick;
+        Timer lastBy = last.by;
+        return stale == null || lastBy == null || !lastBy.stopped || !chan.mayHoldFirst(stale);
     }
 
     /**
