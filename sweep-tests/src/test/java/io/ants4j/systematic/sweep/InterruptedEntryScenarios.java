@@ -2,6 +2,8 @@ package io.ants4j.systematic.sweep;
 
 import static io.ants4j.systematic.sweep.Probe.check;
 
+import io.ants4j.channels.Chan;
+import io.ants4j.channels.Select;
 import io.ants4j.primitives.Cond;
 import io.ants4j.primitives.Mutex;
 import io.ants4j.primitives.RWMutex;
@@ -97,7 +99,23 @@ final class InterruptedEntryScenarios {
                 throw new AssertionError("the task failed", e);
             }
         }, RunningTask::finish);
+        // the channels make their InterruptedException in a class of their own (channels' Interrupts): a receive
+        // and a select with nothing to take, no release needed; each checks that it left no waiter queued
+        add(l, "Chan.receive", Chan<Integer>::new, Chan::receive,
+                c -> check(!c.offer(1), "an interrupted receive was left queued on " + c));
+        add(l, "Select.select", TwoChannels::new, t -> Select.select(t.cases), TwoChannels::checkNoneQueued);
         return l;
+    }
+
+    /** A select's two receive cases, made before the operation: what fails is the select's own allocation. */
+    private static final class TwoChannels {
+        final Chan<Integer> a = new Chan<>();
+        final Chan<Integer> b = new Chan<>();
+        final Select.Case[] cases = {a.onReceive(v -> { }), b.onReceive(v -> { })};
+
+        void checkNoneQueued() {
+            check(!a.offer(1) && !b.offer(1), "an interrupted select left a waiter queued");
+        }
     }
 
     /** A group whose one task runs until {@link #finish} lets it return. */
