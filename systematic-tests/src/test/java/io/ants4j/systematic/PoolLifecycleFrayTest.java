@@ -1019,7 +1019,10 @@ class PoolLifecycleFrayTest {
      * {@code MultiPool} of 2×1 runs a task on each sub-pool, each held until the waits have returned, and is
      * released; {@code awaitTermination(20 ms)}, then {@code releaseTimeout(20 ms)} (virtual time) return
      * {@code false} and throw, each within 26 ms. Every other thread waits on a timed wait of 10 s meanwhile, so
-     * the clock jumps to the waiter's deadline. Then the tasks end and the multi-pool terminates.
+     * the clock jumps to the waiter's deadline. The {@code TimeoutException} names both sub-pools (MultiPool:
+     * "reporting every sub-pool that timed out in one {@link TimeoutException}"; coverage review 23, mutant P1:
+     * {@code MultiPoolCore.awaitParts} ending its pass at the first late sub-pool named pool 0 alone). Then the
+     * tasks end and the multi-pool terminates.
      */
     @FrayTest(iterations = 30 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
@@ -1063,6 +1066,9 @@ class PoolLifecycleFrayTest {
         assertEquals(Boolean.FALSE, terminated.get(), "awaitTermination with both sub-pools running");
         assertTrue(took[0] < limit, () -> "awaitTermination(20 ms) returned after " + took[0] / 1_000 + " µs");
         assertInstanceOf(TimeoutException.class, released.get(), "releaseTimeout");
+        String why = ((TimeoutException) released.get()).getMessage();
+        assertTrue(why.contains("pool 0:") && why.contains("pool 1:"),
+                () -> "releaseTimeout's TimeoutException does not name both sub-pools still running: " + why);
         assertTrue(took[1] < limit, () -> "releaseTimeout(20 ms) returned after " + took[1] / 1_000 + " µs");
         end.countDown();
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
