@@ -5,6 +5,8 @@ import static io.ants4j.systematic.sweep.Probe.noneOrOutOfMemory;
 
 import io.ants4j.channels.Chan;
 import io.ants4j.channels.Select;
+import io.ants4j.channels.Ticker;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -86,7 +88,23 @@ final class ChannelScenarios {
                         s.chan.close();
                         s.counterpart.join();
                     }
-                }));
+                }),
+                // a reset stops the ticker's timer and schedules another: its timer (and a grown heap, a timer
+                // thread) made before the old one stops, a reset that runs out of memory leaves the ticker ticking
+                Scenario.of("Ticker.reset (200 ms to 10 ms)", () -> new Ticker(Duration.ofMillis(200)),
+                        t -> t.reset(Duration.ofMillis(10)), (t, thrown) -> {
+                            noneOrOutOfMemory(thrown);
+                            try {
+                                check(t.chan().poll(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) != null,
+                                        "the ticker does not tick after its reset " + (thrown == null ? "returned"
+                                                : "threw " + thrown));
+                                t.reset(Duration.ofMillis(10));
+                                check(t.chan().poll(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) != null,
+                                        "the ticker does not tick after a second reset");
+                            } finally {
+                                t.stop();
+                            }
+                        }));
     }
 
     /** A rendezvous through {@code c}: a thread receives what this one sends. */
