@@ -7,9 +7,11 @@ import io.ants4j.channels.Chan;
 import io.ants4j.channels.Select;
 import io.ants4j.channels.Ticker;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The sweep's channel scenarios: a receive, a send and a select that must wait (each allocates its waiters before it
@@ -73,6 +75,24 @@ final class ChannelScenarios {
                             chanWorks(s.chan);
                             chanWorks(s.other);
                         }).failingAnAllocation(),
+                // the timer is made on the exhausted heap, and its time comes while the operation waits (allocating
+                // nothing): the timer thread's Instant fails too once the operation had all it needed. A timer made
+                // is not lost ("no timer is lost to it", Timers' notes): it sends once memory is back; one that
+                // failed to be made left the timers as they were: a new one sends.
+                Scenario.of("Chan.after (its time comes on the exhausted heap)", AfterState::new, s -> {
+                    s.due = System.nanoTime() + AfterState.DELAY.toNanos();
+                    s.chan = Chan.after(AfterState.DELAY);
+                    while (System.nanoTime() - s.due - AfterState.PAST_NANOS < 0L) {
+                        LockSupport.parkNanos(AfterState.PARK_NANOS);
+                    }
+                }, (s, thrown) -> {
+                    noneOrOutOfMemory(thrown);
+                    Chan<Instant> c = thrown == null ? s.chan : Chan.after(AfterState.DELAY);
+                    check(c.poll(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) != null, thrown == null
+                            ? "Chan.after(" + AfterState.DELAY + ") never sent its time once memory was back"
+                            : "a Chan.after made after one that threw " + thrown + " never sent its time");
+                    check(c.poll() == null, "Chan.after sent twice");
+                }).failingAnAllocation(),
                 Scenario.of("Chan.close (a receiver waiting)", () -> {
                     ChanState s = new ChanState();
                     s.got.set("unset");
@@ -105,6 +125,16 @@ final class ChannelScenarios {
                                 t.stop();
                             }
                         }));
+    }
+
+    /** The channel a {@link Chan#after} made, and when its time comes. */
+    private static final class AfterState {
+        static final Duration DELAY = Duration.ofMillis(10);
+        /** How long the operation waits past the time (the timer thread's wake-up), in parks of PARK_NANOS. */
+        static final long PAST_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+        static final long PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+        volatile long due;
+        volatile Chan<Instant> chan;
     }
 
     /** A rendezvous through {@code c}: a thread receives what this one sends. */
