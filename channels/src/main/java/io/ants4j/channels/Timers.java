@@ -178,13 +178,13 @@ final class Timers {
     }
 
     /**
-     * A ticker's last tick sent and the timer that sent it, guarded by the ticker's channel's lock: a stop or reset
-     * takes that tick out of the channel if it is still there and its timer stopped. Shared by the ticker's timers,
-     * it refers to no channel, so a timer keeps no ticker reachable.
+     * A ticker's last tick sent and the timer that sent it, guarded by the ticker's channel's lock (the thread also
+     * reads both without it, as a hint: see the class notes): a stop or reset takes that tick out of the channel if it
+     * is still there and its timer stopped. Shared by the ticker's timers, it refers to no channel, so a timer keeps
+     * no ticker reachable.
      */
     static final class LastTick {
         Instant tick;
-        /** The timer that sent {@link #tick}; also read by the thread without the lock (see the class notes). */
         Timer by;
         /**
          * Whether the thread is sending a tick of one of the ticker's timers, under the channel's lock: written before
