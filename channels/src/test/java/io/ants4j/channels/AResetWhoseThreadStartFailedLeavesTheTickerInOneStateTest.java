@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Review 70. Contract (Ticker.reset, Go's Reset): after reset(p) the next tick comes one period after the reset; a
@@ -19,25 +18,16 @@ import org.junit.jupiter.api.Test;
  * ticking every p once an unrelated Chan.after starts the thread. The stopped ticker revived by someone else's
  * Chan.after is what a user who caught the error cannot know about.
  */
+@ExtendWith(Threads.NoTimerThreadAndRealStarts.class)
 class AResetWhoseThreadStartFailedLeavesTheTickerInOneStateTest {
     private static final long PERIOD_MILLIS = 20;
     private static final long WATCH_NANOS = TimeUnit.MILLISECONDS.toNanos(25 * PERIOD_MILLIS);
-
-    @BeforeEach
-    void noTimerThread() {
-        Threads.untilNoTimerThread();
-    }
-
-    @AfterEach
-    void realStarts() {
-        Timers.starter = null;
-    }
 
     @Test
     void aStoppedTickerWhoseResetThrewIsEitherResetOrStillStopped() throws Exception {
         Ticker ticker = new Ticker(Duration.ofHours(1));
         ticker.stop();
-        noTimerThread(); // the stopped ticker's timer is gone: the thread ends idle
+        Threads.untilNoTimerThread(); // the stopped ticker's timer is gone: the thread ends idle
         Timers.starter = t -> {
             throw new OutOfMemoryError("unable to create native thread (the test's)");
         };

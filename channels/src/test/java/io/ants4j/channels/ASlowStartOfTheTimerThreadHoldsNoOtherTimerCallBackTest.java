@@ -9,9 +9,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Review 66: one Thread.start of the timer thread took 3.7 s after 10,000 platform threads had ended, and every
@@ -21,18 +20,9 @@ import org.junit.jupiter.api.Test;
  * timers fire once the thread runs. The test makes the start slow (the package's {@code Timers.starter}); a start
  * that fails (no memory for the native thread) reaches its caller, and the next timer call starts a thread.
  */
+@ExtendWith(Threads.NoTimerThreadAndRealStarts.class)
 class ASlowStartOfTheTimerThreadHoldsNoOtherTimerCallBackTest {
     private static final long WAIT_MILLIS = 2_000;
-
-    @BeforeEach
-    void noTimerThread() {
-        Threads.untilNoTimerThread();
-    }
-
-    @AfterEach
-    void realStarts() {
-        Timers.starter = null;
-    }
 
     @Test
     void aTimerCallDoesNotWaitForAnotherCallsStartOfTheThread() throws Exception {

@@ -9,26 +9,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Review 70 (held): tickers made, reset and stopped while another call's start of the timer thread is under way
  * (slow, the package's {@code Timers.starter}). Contracts: after stop() no tick is ever sent; after reset(p) no tick
  * of the old period, the next one period after the reset; one timer thread.
  */
+@ExtendWith(Threads.NoTimerThreadAndRealStarts.class)
 class StopsAndResetsDuringASlowStartOfTheTimerThreadTest {
-
-    @BeforeEach
-    void noTimerThread() {
-        Threads.untilNoTimerThread();
-    }
-
-    @AfterEach
-    void realStarts() {
-        Timers.starter = null;
-    }
 
     @Test
     void aStoppedTickerStaysSilentAndAResetTickerKeepsItsNewPeriod() throws Exception {

@@ -15,6 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /** Test fixtures: threads started for a test, and waits for them bounded in time. */
 final class Threads {
@@ -278,6 +281,22 @@ final class Threads {
             return ticker.timer;
         } finally {
             Timers.lock().unlock();
+        }
+    }
+
+    /**
+     * For the tests of the timer thread's start: each starts with no timer thread, and leaves {@link Timers#starter}
+     * as it is by default (null: real starts).
+     */
+    static final class NoTimerThreadAndRealStarts implements BeforeEachCallback, AfterEachCallback {
+        @Override
+        public void beforeEach(ExtensionContext context) {
+            untilNoTimerThread();
+        }
+
+        @Override
+        public void afterEach(ExtensionContext context) {
+            Timers.starter = null;
         }
     }
 }
