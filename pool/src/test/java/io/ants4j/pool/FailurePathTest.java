@@ -141,14 +141,19 @@ class FailurePathTest {
         for (int i = 0; i < cap; i++) {
             assertTrue(runs.get(i) == 1 || runs.get(i) == 100, "task " + i + ": " + runs.get(i));
         }
-        // the lost slots are back: a full pool's worth of tasks runs at once
+        // the first round's workers end their tasks: each back on its sub-pool's idle queue, none in the lane
+        // (one still there could take a task of another sub-pool and leave that one's submitter a worker short)
+        eventually("every worker idle", () -> Probe.idle(t.pool()) == t.pool().running() && Probe.lanesIdle(t.pool()),
+                () -> Probe.describe(t.pool()));
+        // the lost slots are back: a full pool's worth of tasks runs at once, none waiting for a slot (a task
+        // that waits for one would wait until another's block below gives up)
         CountDownLatch all = new CountDownLatch(cap);
         CountDownLatch gate2 = new CountDownLatch(1);
         for (int i = 0; i < cap; i++) {
-            t.submit().accept(() -> {
+            assertTrue(t.trySubmit().test(() -> {
                 all.countDown();
                 TestSupport.block(gate2);
-            });
+            }, Duration.ZERO), "task " + i + " of a full pool's worth found no free worker: " + Probe.describe(t.pool()));
         }
         await(all);
         gate2.countDown();
