@@ -26,56 +26,56 @@ class ASpinLockWithAHugeBackoffStopsSpinningWhenInterruptedOrTimedOutTest {
     /** The most the interrupt or the deadline may take to end the wait, far below a round's length. */
     private static final Duration PROMPT = Duration.ofSeconds(1);
 
+    /**
+     * The two waits spin side by side, each on a lock of its own, so that the build pays {@link #SPUN} once: the
+     * interrupt comes to one when SPUN has passed, the other's deadline is SPUN after its call.
+     */
     @Test
-    void anInterruptEndsTheSpinPromptly() throws Exception {
-        SpinLock lock = new SpinLock(Integer.MAX_VALUE);
-        lock.lock();
-        AtomicReference<Throwable> outcome = new AtomicReference<>();
-        AtomicLong endedAt = new AtomicLong();
-        Thread waiter = Thread.ofPlatform().start(() -> {
+    void anInterruptAndADeadlineEachEndTheirSpinPromptly() throws Exception {
+        SpinLock interruptedLock = new SpinLock(Integer.MAX_VALUE);
+        SpinLock timedLock = new SpinLock(Integer.MAX_VALUE);
+        interruptedLock.lock();
+        timedLock.lock();
+        AtomicReference<Throwable> interruptedOutcome = new AtomicReference<>();
+        AtomicLong interruptedEndedAt = new AtomicLong();
+        Thread interrupted = Thread.ofPlatform().start(() -> {
             try {
-                lock.lockInterruptibly();
-                outcome.set(new AssertionError("acquired a held lock"));
+                interruptedLock.lockInterruptibly();
+                interruptedOutcome.set(new AssertionError("acquired a held lock"));
             } catch (Throwable t) {
-                outcome.set(t);
+                interruptedOutcome.set(t);
             } finally {
-                endedAt.set(System.nanoTime());
+                interruptedEndedAt.set(System.nanoTime());
+            }
+        });
+        AtomicReference<Object> timedOutcome = new AtomicReference<>();
+        AtomicLong deadline = new AtomicLong();
+        AtomicLong timedEndedAt = new AtomicLong();
+        Thread timed = Thread.ofPlatform().start(() -> {
+            try {
+                deadline.set(System.nanoTime() + SPUN.toNanos());
+                timedOutcome.set(timedLock.tryLock(SPUN.toNanos(), TimeUnit.NANOSECONDS));
+            } catch (Throwable t) {
+                timedOutcome.set(t);
+            } finally {
+                timedEndedAt.set(System.nanoTime());
             }
         });
         letTimePass(SPUN);
         long interruptedAt = System.nanoTime();
-        waiter.interrupt();
-        waiter.join(TimeUnit.SECONDS.toMillis(60));
-        assertFalse(waiter.isAlive(), "still spinning a minute after the interrupt");
-        assertTrue(outcome.get() instanceof InterruptedException, "ended with " + outcome.get());
-        long tookMillis = TimeUnit.NANOSECONDS.toMillis(endedAt.get() - interruptedAt);
+        interrupted.interrupt();
+        interrupted.join(TimeUnit.SECONDS.toMillis(60));
+        timed.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(interrupted.isAlive(), "still spinning a minute after the interrupt");
+        assertFalse(timed.isAlive(), "still spinning a minute after the call");
+        assertTrue(interruptedOutcome.get() instanceof InterruptedException, "ended with " + interruptedOutcome.get());
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(interruptedEndedAt.get() - interruptedAt);
         assertTrue(tookMillis <= PROMPT.toMillis(), "the interrupt ended the spin only after " + tookMillis + " ms");
-        lock.unlock();
-    }
-
-    @Test
-    void theDeadlineEndsTheSpinPromptly() throws Exception {
-        SpinLock lock = new SpinLock(Integer.MAX_VALUE);
-        lock.lock();
-        AtomicReference<Object> outcome = new AtomicReference<>();
-        AtomicLong deadline = new AtomicLong();
-        AtomicLong endedAt = new AtomicLong();
-        Thread waiter = Thread.ofPlatform().start(() -> {
-            try {
-                deadline.set(System.nanoTime() + SPUN.toNanos());
-                outcome.set(lock.tryLock(SPUN.toNanos(), TimeUnit.NANOSECONDS));
-            } catch (Throwable t) {
-                outcome.set(t);
-            } finally {
-                endedAt.set(System.nanoTime());
-            }
-        });
-        waiter.join(TimeUnit.SECONDS.toMillis(60));
-        assertFalse(waiter.isAlive(), "still spinning a minute after the call");
-        assertTrue(Boolean.FALSE.equals(outcome.get()), "ended with " + outcome.get());
-        long lateMillis = TimeUnit.NANOSECONDS.toMillis(endedAt.get() - deadline.get());
+        assertTrue(Boolean.FALSE.equals(timedOutcome.get()), "tryLock ended with " + timedOutcome.get());
+        long lateMillis = TimeUnit.NANOSECONDS.toMillis(timedEndedAt.get() - deadline.get());
         assertTrue(lateMillis <= PROMPT.toMillis(), "tryLock returned " + lateMillis + " ms after its deadline");
-        lock.unlock();
+        interruptedLock.unlock();
+        timedLock.unlock();
     }
 
     /** Lets {@code d} pass on this thread (no other thread is waited for: the waiter only has to spin meanwhile). */
