@@ -39,7 +39,7 @@ all='^io\.ants4j\.stress\.(primitives|pool|channels)\.'
 quick='^io\.ants4j\.stress\.(primitives\.(SpinLockMutex2Test|WaitGroupDoneAwaitVisibilityTest|TaskGroupFirstFailureRaceTest|OnceValueLateCallerDuringWakeUpTest|SingleFlightOneExecutionTest|CondNoLostWakeupTest|WeightedSemaphoreInterruptRacingGrantTest|MutexInterruptedWaiterRaceTest|RWMutexExclusionTest)|pool\.(PoolExecuteVisibilityTest|MultiPoolReleaseRacingRebootTest|PoolRebootRacingPurgeTest|PoolReleaseRacingExecuteTest)|channels\.(ChanSendReceiveVisibilityTest|ChanCloseRacingSendTest|ChanFifoTest|ChanInterruptRacingHandOffTest|SelectExactlyOneTest))$'
 
 # quick also drops jcstress's split per-actor compilation matrix (-sc false: 4 VM configurations
-# per test instead of about 12), runs 3 iterations of 200 ms per fork instead of 5 and does not pre-touch each
+# per test instead of about 12), runs 2 iterations of 200 ms per fork instead of 5 and does not pre-touch each
 # fork's heap (-pth false: 0.4 s a fork), so the subset keeps CI under its 20 minutes; full keeps them all.
 extra=()
 case "$mode" in
