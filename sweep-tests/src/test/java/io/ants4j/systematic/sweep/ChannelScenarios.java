@@ -133,6 +133,11 @@ final class ChannelScenarios {
         /** How long the operation waits past the time (the timer thread's wake-up), in parks of PARK_NANOS. */
         static final long PAST_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
         static final long PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+        /**
+         * A timer due in a day keeps the timer thread at work (it ends once no timer is left for 1 s): every run's
+         * operation then makes the same allocations as the traced one, none of them the thread.
+         */
+        static final Chan<Instant> KEEP_THREAD = Chan.after(Duration.ofDays(1));
         volatile long due;
         volatile Chan<Instant> chan;
     }
