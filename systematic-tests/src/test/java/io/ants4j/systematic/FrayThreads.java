@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
@@ -95,5 +98,22 @@ final class FrayThreads {
         release.run();
         join(interrupter, interrupted, other);
         assertFalse(Thread.currentThread().isInterrupted(), "the releasing thread got an interrupt");
+    }
+
+    /** Platform daemon workers, each added to {@code workers} as it is made. */
+    static ThreadFactory recording(Queue<Thread> workers) {
+        return task -> {
+            Thread t = Thread.ofPlatform().daemon(true).unstarted(task);
+            workers.add(t);
+            return t;
+        };
+    }
+
+    /** Waits until {@code n} tasks started and every worker but those running a held task is parked. */
+    static void untilEveryWorkerButTheHoldersIsParked(Queue<Thread> workers, Set<Thread> holders, int n) {
+        until(n + " tasks started and every other worker parked", () -> holders.size() + workers.stream()
+                .filter(w -> !holders.contains(w))
+                .filter(w -> w.getState() == Thread.State.WAITING || w.getState() == Thread.State.TIMED_WAITING)
+                .count() == workers.size());
     }
 }
