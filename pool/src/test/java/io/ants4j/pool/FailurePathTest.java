@@ -153,7 +153,8 @@ class FailurePathTest {
             assertTrue(t.trySubmit().test(() -> {
                 all.countDown();
                 TestSupport.block(gate2);
-            }, Duration.ZERO), "task " + i + " of a full pool's worth found no free worker: " + Probe.describe(t.pool()));
+            }, Duration.ZERO), "task " + i + " of a full pool's worth found no free worker: "
+                    + Probe.describe(t.pool()));
         }
         await(all);
         gate2.countDown();
