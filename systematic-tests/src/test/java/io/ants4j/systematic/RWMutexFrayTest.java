@@ -580,4 +580,85 @@ class RWMutexFrayTest {
                 + waited.get() / 1_000 + " µs of virtual time: " + rw);
         assertFree(rw);
     }
+
+    /**
+     * A read {@code unlock()} without a read lock, while a writer waits for the lock or holds it: the class javadoc,
+     * "Unlocking a lock that is not held throws {@link IllegalMonitorStateException} ({@code "RUnlock of unlocked
+     * RWMutex"} for the read lock) and changes nothing". The main thread holds one read lock; two threads each
+     * unlock the read lock once (one of them a misuse), racing a writer that locks and then holds the lock until
+     * both have returned (the second unlock lands before the writer's arrival, while it waits for the reader, or
+     * while it holds the lock). Invariant: exactly one of the two unlocks throws, the writer gets the lock and
+     * unlocks it without a throw, and the lock ends free. Coverage review 24, mutant RW-M1 ({@code readUnlock}
+     * throwing only when {@code readerCount} is 0, so that a read unlock while a writer holds the lock lowers the
+     * word instead): survived every other test of this class, and this one failed at its first iteration.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aReadUnlockWithoutAReadLockThrowsAndChangesNothingWhileAWriterWaitsOrHoldsTheLock() throws InterruptedException {
+        RWMutex rw = new RWMutex();
+        AtomicInteger threw = new AtomicInteger();
+        AtomicBoolean writerHadIt = new AtomicBoolean();
+        CountDownLatch unlocked = new CountDownLatch(2);
+        rw.readLock().lock();
+        FrayThreads.Body unlock = () -> {
+            try {
+                rw.readLock().unlock();
+            } catch (IllegalMonitorStateException e) {
+                assertEquals("RUnlock of unlocked RWMutex", e.getMessage());
+                threw.incrementAndGet();
+            } finally {
+                unlocked.countDown();
+            }
+        };
+        Thread writer = start("writer", () -> {
+            rw.writeLock().lock();
+            writerHadIt.set(true);
+            try {
+                assertTrue(unlocked.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "the unlockers never returned");
+            } finally {
+                rw.writeLock().unlock();
+            }
+        });
+        Thread u1 = start("unlocker 1", unlock);
+        Thread u2 = start("unlocker 2", unlock);
+        join(writer, u1, u2);
+        assertEquals(1, threw.get(), () -> "two read unlocks of one read lock: " + threw.get() + " threw, " + rw);
+        assertTrue(writerHadIt.get(), rw::toString);
+        assertFree(rw);
+    }
+
+    /**
+     * {@code readers()}: "the number of read locks held" ("the number of readers inside"), also while a writer
+     * waits for them to leave. The main thread holds a read lock while a writer comes and waits for it, and reads
+     * {@code readers()} before, during and after the writer's arrival: 1 each time; once it unlocks, the writer
+     * gets the lock and {@code readers()} is 0. Coverage review 24, mutant RW-M2 ({@code readers()} returning 0
+     * whenever a writer is pending): survived every other test of this class, and this one failed at its first
+     * iteration.
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void readersCountsTheReadLocksHeldWhileAWriterWaitsForThem() throws InterruptedException {
+        RWMutex rw = new RWMutex();
+        CountDownLatch writerIn = new CountDownLatch(1);
+        rw.readLock().lock();
+        Thread writer = start("writer", () -> {
+            rw.writeLock().lock();
+            try {
+                assertEquals(0, rw.readers(), () -> "readers with the write lock held: " + rw);
+                writerIn.countDown();
+            } finally {
+                rw.writeLock().unlock();
+            }
+        });
+        assertEquals(1, rw.readers(), () -> "one read lock held, the writer on its way: " + rw);
+        untilParked(writer);
+        assertEquals(1, rw.readers(), () -> "one read lock held, the writer waiting for it: " + rw);
+        assertEquals(1, writerIn.getCount(), "the writer got the lock while a read lock was held");
+        rw.readLock().unlock();
+        assertTrue(writerIn.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), rw::toString);
+        join(writer);
+        assertFree(rw);
+    }
 }
