@@ -282,6 +282,48 @@ class MultiPoolFrayTest {
     }
 
     /**
+     * {@link MultiPoolWithFunc#tryInvoke} waits for a worker: "Runs the pool's function on {@code arg} if a worker
+     * is or becomes free within {@code timeout}". A multi-pool of 2×1, round robin, t0 and t1 holding both
+     * sub-pools; c calls {@code tryInvoke} with the bound of every wait ({@link FrayThreads#TIMEOUT_SECONDS}), and a
+     * freer lets t0 and t1 end once c waits (or has returned), the workers then racing c's wake-up. c returns {@code true} and its argument runs once; no sub-pool above
+     * its capacity; the released multi-pool terminates with no worker counted. Coverage review 24, mutant MPF-M3
+     * ({@code AbstractFuncPool.tryInvoke} handing {@code trySubmitPayload} a zero timeout): survived every other
+     * test of this class, of {@code PoolFrayTest} and of {@code PoolCloseFromTaskFrayTest} (their only
+     * {@code tryInvoke} has {@link Duration#ZERO}), and this one failed at its first iteration.
+     */
+    @FrayTest(iterations = 30 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aMultiPoolWithFuncsTryInvokeWaitsForAWorkerWithinItsTimeout() throws Exception {
+        MultiPoolWithFunc<Runnable> pool = MultiPoolWithFunc.newMultiPool(2, 1, Runnable::run,
+                LoadBalancing.ROUND_ROBIN, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap, () -> {
+            assertTrue(pool.running(0) <= 1 && pool.running(1) <= 1, () -> "a sub-pool above its capacity: " + pool);
+        });
+        CountDownLatch tasksEnd = new CountDownLatch(1);
+        pool.invoke(tasks.holding("t0", tasksEnd));
+        pool.invoke(tasks.holding("t1", tasksEnd));
+        tasks.untilStarted(2);
+        AtomicBoolean handed = new AtomicBoolean();
+        AtomicBoolean returned = new AtomicBoolean();
+        Thread c = start("c", () -> {
+            handed.set(pool.tryInvoke(tasks.quick("c"), Duration.ofSeconds(TIMEOUT_SECONDS)));
+            returned.set(true);
+        });
+        Thread freer = start("freer", () -> {
+            until("c waits or returns", () -> pool.waiting() == 1 || returned.get());
+            tasksEnd.countDown();
+        });
+        join(c, freer);
+        assertTrue(handed.get(), () -> "tryInvoke returned false though both workers freed up within its timeout: " + pool);
+        tasks.untilStarted(3);
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertEquals(0, pool.running(), pool::toString);
+        tasks.assertEachRanOnce("t0", "t1", "c");
+    }
+
+    /**
      * A multi-pool's transitions are atomic across its sub-pools ({@code WorkerPool}): {@code release},
      * {@code reboot}, {@code shutdownNow} and {@code tune} from four threads, in any order, while a submitter
      * executes two tasks. Afterwards the multi-pool is wholly open or wholly closed: open, it takes a task on
