@@ -583,4 +583,56 @@ class CondFrayTest {
         join(waiter, signaller);
         assertFalse(lock.isLocked(), lock::toString);
     }
+
+    /**
+     * {@code Cond.await} over a lock held twice refuses (the class javadoc: "Where the hold count is known, a
+     * {@link ReentrantLock} or a {@link java.util.concurrent.locks.ReentrantReadWriteLock}'s write lock held more
+     * than once, {@code await} refuses with {@link IllegalMonitorStateException} and leaves the holds as they
+     * were"; {@code await}: "the thread is then not left waiting and its holds are unchanged"). For each of the two
+     * locks, the waiter holds it twice and awaits, racing a signaller that takes the lock, signals and releases
+     * it. The waiter's await throws at once with both holds still its own, and once it releases them the
+     * signaller gets the lock; both end. An await that released one hold and waited would leave the signaller
+     * blocked on the hold still kept, and the waiter asleep: the bound of the join reports it. Coverage review 24,
+     * mutant C1 ({@code Cond.await} reading the hold count of a {@code ReentrantLock} only, taking a write lock's
+     * as 1): survived every other test of this class and of {@code CondUnlockThrowsAfterReleaseFrayTest}, and
+     * this one failed at its first iteration ("waiter did not end: stuck").
+     */
+    @FrayTest(iterations = 50 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void awaitOverALockHeldTwiceRefusesAndKeepsBothHolds() throws InterruptedException {
+        ReentrantLock reentrant = new ReentrantLock();
+        awaitOverALockHeldTwiceRefuses(reentrant, reentrant::getHoldCount);
+        java.util.concurrent.locks.ReentrantReadWriteLock.WriteLock write =
+                new java.util.concurrent.locks.ReentrantReadWriteLock().writeLock();
+        awaitOverALockHeldTwiceRefuses(write, write::getHoldCount);
+    }
+
+    private static void awaitOverALockHeldTwiceRefuses(Lock lock, java.util.function.IntSupplier holds)
+            throws InterruptedException {
+        Cond cond = new Cond(lock);
+        AtomicBoolean waiterDone = new AtomicBoolean();
+        Thread waiter = start("waiter", () -> {
+            lock.lock();
+            lock.lock();
+            try {
+                assertThrows(IllegalMonitorStateException.class, cond::await, () -> "await() with two holds of " + lock);
+                assertEquals(2, holds.getAsInt(), () -> "await() refused but changed the holds of " + lock);
+            } finally {
+                waiterDone.set(true);
+                lock.unlock();
+                lock.unlock();
+            }
+        });
+        Thread signaller = start("signaller", () -> {
+            lock.lock();
+            try {
+                cond.signal();
+            } finally {
+                lock.unlock();
+            }
+        });
+        join(waiter, signaller);
+        assertTrue(waiterDone.get(), lock::toString);
+    }
 }
