@@ -661,4 +661,42 @@ class RWMutexFrayTest {
         join(writer);
         assertFree(rw);
     }
+
+    /**
+     * The read {@code tryLock()} "fails only if a writer holds the lock or waits for it" (the class javadoc): on a
+     * lock no writer ever touches, readers that try at once all succeed, whatever the other readers' CASes on the
+     * same word do meanwhile. Three threads each take the read lock by {@code tryLock()} and give it back, twice;
+     * a fourth by {@code lock()} and {@code unlock()}. Every {@code tryLock()} returns {@code true}, and the
+     * lock ends free. Coverage review 24, mutant RW-M4 ({@code readTryLock} returning the result of its first CAS,
+     * {@code false} when another reader's CAS changed the word in between, instead of reading it again): survived
+     * every other test of this class (each polls the read {@code tryLock()} until it succeeds, or expects
+     * {@code false} behind a writer), and this one failed at its first iteration (2 calls failed).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void readTryLockFailsOnlyForAWriter() throws InterruptedException {
+        RWMutex rw = new RWMutex();
+        Lock read = rw.readLock();
+        AtomicInteger failed = new AtomicInteger();
+        FrayThreads.Body tryTwice = () -> {
+            for (int i = 0; i < 2; i++) {
+                if (read.tryLock()) {
+                    read.unlock();
+                } else {
+                    failed.incrementAndGet();
+                }
+            }
+        };
+        Thread t1 = start("reader 1", tryTwice);
+        Thread t2 = start("reader 2", tryTwice);
+        Thread t3 = start("reader 3", tryTwice);
+        Thread locker = start("locker", () -> {
+            read.lock();
+            read.unlock();
+        });
+        join(t1, t2, t3, locker);
+        assertEquals(0, failed.get(), () -> failed.get() + " read tryLock() calls failed with no writer about: " + rw);
+        assertFree(rw);
+    }
 }
