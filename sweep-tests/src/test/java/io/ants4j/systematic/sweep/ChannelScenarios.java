@@ -93,6 +93,30 @@ final class ChannelScenarios {
                             : "a Chan.after made after one that threw " + thrown + " never sent its time");
                     check(c.poll() == null, "Chan.after sent twice");
                 }).failingAnAllocation(),
+                // the timers' heap is full (the timers of day-long Chan.afters fill it), so this Chan.after grows it:
+                // the grown heap made on the exhausted heap before the timer is counted in, a schedule that runs out
+                // of memory leaves the timers as they were (coverage review 24: no other scenario grew the heap)
+                Scenario.of("Chan.after (the timers' heap grows)", FullHeapState::new, s -> {
+                    s.chan = Chan.after(AfterState.DELAY);
+                }, (s, thrown) -> {
+                    noneOrOutOfMemory(thrown);
+                    try {
+                        check(thrown != null || s.heapLength.call() > s.length, "the heap did not grow: "
+                                + s.length + " before, " + s.heapLength.call() + " after");
+                        Chan<Instant> c = thrown == null ? s.chan : Chan.after(AfterState.DELAY);
+                        check(c.poll(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) != null, thrown == null
+                                ? "Chan.after(" + AfterState.DELAY + ") that grew the heap never sent its time"
+                                : "a Chan.after made after one that threw " + thrown + " never sent its time");
+                        Chan<Instant> next = Chan.after(AfterState.DELAY);
+                        check(next.poll(Probe.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) != null,
+                                "a later Chan.after never sent its time");
+                    } catch (ArrayIndexOutOfBoundsException e) { // the heap's count past its length
+                        throw new AssertionError("a Chan.after after the one that grew the heap "
+                                + (thrown == null ? "returned" : "threw " + thrown) + " threw " + e, e);
+                    } finally {
+                        s.fillers.forEach(Chan::close); // their timers dropped, the timer thread of this run ends
+                    }
+                }).failingAnAllocation(),
                 Scenario.of("Chan.close (a receiver waiting)", () -> {
                     ChanState s = new ChanState();
                     s.got.set("unset");
@@ -140,6 +164,40 @@ final class ChannelScenarios {
         static final Chan<Instant> KEEP_THREAD = Chan.after(Duration.ofDays(1));
         volatile long due;
         volatile Chan<Instant> chan;
+    }
+
+    /**
+     * Day-long {@link Chan#after} channels that fill the timers' heap to its length, so that the next schedule grows
+     * it. A heap never shrinks, and each run grows one (the operation, or the check's {@code Chan.after} after an
+     * operation that threw), so each setup starts the timers anew, by reflection (the sweep's JVMs run the class
+     * path): it drops the timers' instance, and the first filler makes a new one, with a heap of its initial
+     * length. The instance dropped keeps its thread until its fillers, closed by the check, are dropped.
+     */
+    private static final class FullHeapState {
+        final List<Chan<Instant>> fillers = new java.util.ArrayList<>();
+        /** The heap's length when it was full. */
+        final int length;
+        final java.util.concurrent.Callable<Integer> heapLength;
+        volatile Chan<Instant> chan;
+
+        FullHeapState() throws Exception {
+            Class<?> timers = Class.forName("io.ants4j.channels.Timers");
+            java.lang.reflect.Method queued = timers.getDeclaredMethod("queued");
+            queued.setAccessible(true);
+            java.lang.reflect.Field instance = timers.getDeclaredField("instance");
+            instance.setAccessible(true);
+            java.lang.reflect.Field heap = timers.getDeclaredField("heap");
+            heap.setAccessible(true);
+            instance.set(null, null); // the timers made anew by the next schedule
+            fillers.add(Chan.after(Duration.ofDays(1)));
+            heapLength = () -> ((Object[]) heap.get(instance.get(null))).length;
+            length = heapLength.call();
+            for (int n = (int) queued.invoke(null); n < length; n++) {
+                fillers.add(Chan.after(Duration.ofDays(1)));
+            }
+            check((int) queued.invoke(null) == length && heapLength.call() == length,
+                    "the timers' heap is not full: " + queued.invoke(null) + " of " + heapLength.call());
+        }
     }
 
     /** A rendezvous through {@code c}: a thread receives what this one sends. */
