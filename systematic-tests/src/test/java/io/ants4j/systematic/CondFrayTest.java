@@ -616,7 +616,8 @@ class CondFrayTest {
             lock.lock();
             lock.lock();
             try {
-                assertThrows(IllegalMonitorStateException.class, cond::await, () -> "await() with two holds of " + lock);
+                assertThrows(IllegalMonitorStateException.class, cond::await,
+                        () -> "await() with two holds of " + lock);
                 assertEquals(2, holds.getAsInt(), () -> "await() refused but changed the holds of " + lock);
             } finally {
                 waiterDone.set(true);

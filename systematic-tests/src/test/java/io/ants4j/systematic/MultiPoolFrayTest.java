@@ -285,8 +285,9 @@ class MultiPoolFrayTest {
      * {@link MultiPoolWithFunc#tryInvoke} waits for a worker: "Runs the pool's function on {@code arg} if a worker
      * is or becomes free within {@code timeout}". A multi-pool of 2×1, round robin, t0 and t1 holding both
      * sub-pools; c calls {@code tryInvoke} with the bound of every wait ({@link FrayThreads#TIMEOUT_SECONDS}), and a
-     * freer lets t0 and t1 end once c waits (or has returned), the workers then racing c's wake-up. c returns {@code true} and its argument runs once; no sub-pool above
-     * its capacity; the released multi-pool terminates with no worker counted. Coverage review 24, mutant MPF-M3
+     * freer lets t0 and t1 end once c waits (or has returned), the workers then racing c's wake-up. c returns
+     * {@code true} and its argument runs once; no sub-pool above its capacity; the released multi-pool terminates
+     * with no worker counted. Coverage review 24, mutant MPF-M3
      * ({@code AbstractFuncPool.tryInvoke} handing {@code trySubmitPayload} a zero timeout): survived every other
      * test of this class, of {@code PoolFrayTest} and of {@code PoolCloseFromTaskFrayTest} (their only
      * {@code tryInvoke} has {@link Duration#ZERO}), and this one failed at its first iteration.
@@ -315,7 +316,8 @@ class MultiPoolFrayTest {
             tasksEnd.countDown();
         });
         join(c, freer);
-        assertTrue(handed.get(), () -> "tryInvoke returned false though both workers freed up within its timeout: " + pool);
+        assertTrue(handed.get(),
+                () -> "tryInvoke returned false though both workers freed up within its timeout: " + pool);
         tasks.untilStarted(3);
         pool.release();
         assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);

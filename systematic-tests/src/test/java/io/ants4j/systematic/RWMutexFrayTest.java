@@ -595,7 +595,7 @@ class RWMutexFrayTest {
     @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
             systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
             scheduler = RandomScheduler.class)
-    void aReadUnlockWithoutAReadLockThrowsAndChangesNothingWhileAWriterWaitsOrHoldsTheLock() throws InterruptedException {
+    void aReadUnlockWithoutAReadLockThrowsAndChangesNothingBesideAWriter() throws InterruptedException {
         RWMutex rw = new RWMutex();
         AtomicInteger threw = new AtomicInteger();
         AtomicBoolean writerHadIt = new AtomicBoolean();
@@ -615,7 +615,8 @@ class RWMutexFrayTest {
             rw.writeLock().lock();
             writerHadIt.set(true);
             try {
-                assertTrue(unlocked.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), "the unlockers never returned");
+                assertTrue(unlocked.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                        "the unlockers never returned");
             } finally {
                 rw.writeLock().unlock();
             }

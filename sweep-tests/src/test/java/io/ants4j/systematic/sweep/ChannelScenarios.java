@@ -7,8 +7,12 @@ import io.ants4j.channels.Chan;
 import io.ants4j.channels.Select;
 import io.ants4j.channels.Ticker;
 import java.time.Duration;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -114,7 +118,8 @@ final class ChannelScenarios {
                         throw new AssertionError("a Chan.after after the one that grew the heap "
                                 + (thrown == null ? "returned" : "threw " + thrown) + " threw " + e, e);
                     } finally {
-                        s.fillers.forEach(Chan::close); // their timers dropped, the timer thread of this run ends
+                        s.fillers.forEach(Chan::close); // their timers dropped: woken, the timer thread ends idle
+                        LockSupport.unpark(s.timerThread.call());
                     }
                 }).failingAnAllocation(),
                 Scenario.of("Chan.close (a receiver waiting)", () -> {
@@ -133,8 +138,9 @@ final class ChannelScenarios {
                         s.counterpart.join();
                     }
                 }),
-                // a reset stops the ticker's timer and schedules another: its timer (and a grown heap, a timer
-                // thread) made before the old one stops, a reset that runs out of memory leaves the ticker ticking
+                // a reset stops the ticker's timer and schedules another: its timer (and a timer thread) made before
+                // the old one stops, a reset that runs out of memory leaves the ticker ticking (a heap it grows: the
+                // scenario after next)
                 Scenario.of("Ticker.reset (200 ms to 10 ms)", () -> new Ticker(Duration.ofMillis(200)),
                         t -> t.reset(Duration.ofMillis(10)), (t, thrown) -> {
                             noneOrOutOfMemory(thrown);
@@ -171,22 +177,26 @@ final class ChannelScenarios {
      * it. A heap never shrinks, and each run grows one (the operation, or the check's {@code Chan.after} after an
      * operation that threw), so each setup starts the timers anew, by reflection (the sweep's JVMs run the class
      * path): it drops the timers' instance, and the first filler makes a new one, with a heap of its initial
-     * length. The instance dropped keeps its thread until its fillers, closed by the check, are dropped.
+     * length. The check closes the fillers and wakes the thread, which then ends idle.
      */
     private static final class FullHeapState {
-        final List<Chan<Instant>> fillers = new java.util.ArrayList<>();
+        final List<Chan<Instant>> fillers = new ArrayList<>();
         /** The heap's length when it was full. */
         final int length;
-        final java.util.concurrent.Callable<Integer> heapLength;
+        final Callable<Integer> heapLength;
+        final Callable<Thread> timerThread;
         volatile Chan<Instant> chan;
 
         FullHeapState() throws Exception {
             Class<?> timers = Class.forName("io.ants4j.channels.Timers");
-            java.lang.reflect.Method queued = timers.getDeclaredMethod("queued");
+            Method queued = timers.getDeclaredMethod("queued");
             queued.setAccessible(true);
-            java.lang.reflect.Field instance = timers.getDeclaredField("instance");
+            Method thread = timers.getDeclaredMethod("thread");
+            thread.setAccessible(true);
+            timerThread = () -> (Thread) thread.invoke(null);
+            Field instance = timers.getDeclaredField("instance");
             instance.setAccessible(true);
-            java.lang.reflect.Field heap = timers.getDeclaredField("heap");
+            Field heap = timers.getDeclaredField("heap");
             heap.setAccessible(true);
             instance.set(null, null); // the timers made anew by the next schedule
             fillers.add(Chan.after(Duration.ofDays(1)));
