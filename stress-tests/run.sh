@@ -7,8 +7,9 @@
 #   stress-tests/run.sh list   [jcstress args...]  list the tests in the jar
 #
 # Build the jar first (from the repository root):  ./mvnw -B package -pl stress-tests -am
-# Extra arguments go to jcstress as they are; "-t REGEX" replaces the mode's own selection and
-# "-m MODE" its own preset, e.g.  stress-tests/run.sh quick -t SpinLock   or   run.sh full -m quick.
+# Extra arguments go to jcstress as they are; "-t REGEX" replaces the mode's own selection, "-m MODE" its own
+# preset, "-sc ..." quick's other settings and "-jvmArgs ..." quick's one VM configuration, e.g.
+# stress-tests/run.sh quick -t SpinLock   or   run.sh full -m quick.
 #
 # jcstress runs on the JDK the build's toolchain chose (its java launcher is written to target/java
 # by the build, see .mvn/JdkFacts.java), never on JAVA_HOME. The exit status is jcstress's own: non-zero
@@ -38,12 +39,15 @@ all='^io\.ants4j\.stress\.(primitives|pool|channels)\.'
 # coverage review 21's mutant O-U; its callers run once too); OnceRunTest runs in the full run.
 quick='^io\.ants4j\.stress\.(primitives\.(SpinLockMutex2Test|WaitGroupDoneAwaitVisibilityTest|TaskGroupFirstFailureRaceTest|OnceValueLateCallerDuringWakeUpTest|SingleFlightOneExecutionTest|CondNoLostWakeupTest|WeightedSemaphoreInterruptRacingGrantTest|MutexInterruptedWaiterRaceTest|RWMutexExclusionTest)|pool\.(PoolExecuteVisibilityTest|MultiPoolReleaseRacingRebootTest|PoolRebootRacingPurgeTest|PoolReleaseRacingExecuteTest)|channels\.(ChanSendReceiveVisibilityTest|ChanCloseRacingSendTest|ChanFifoTest|ChanInterruptRacingHandOffTest|SelectExactlyOneTest))$'
 
-# quick also drops jcstress's split per-actor compilation matrix (-sc false: 4 VM configurations
-# per test instead of about 12), runs 2 iterations of 200 ms per fork instead of 5 and does not pre-touch each
-# fork's heap (-pth false: 0.4 s a fork), so the subset keeps CI under its 20 minutes; full keeps them all.
+# quick runs each test in one VM configuration, C2 with its instruction-scheduling randomizers (a new seed per fork),
+# where the auto-detected matrix has four (the interpreter, C1, C2, C2 randomized; -jvmArgs replaces the matrix):
+# a test is then one fork, whose start-up is most of its time (about 4 s; the five iterations of 200 ms are cheap),
+# not four. It also drops the split per-actor compilation (-sc false) and does not pre-touch each fork's heap
+# (-pth false: 0.4 s a fork), so the subset keeps CI under its 20 minutes. full keeps them all.
+quick_vm='-XX:+UnlockDiagnosticVMOptions -XX:-TieredCompilation -XX:+StressLCM -XX:+StressGCM -XX:+StressIGVN -XX:+StressCCP'
 extra=()
 case "$mode" in
-    quick)  preset=quick;   select="$quick"; extra=(-sc false -iters 2 -pth false) ;;
+    quick)  preset=quick;   select="$quick"; extra=(-sc false -pth false) ;;
     full)   preset=default; select="$all" ;;
     broken) preset=quick;   select='^io\.ants4j\.stress\.broken\.' ;;
     list)   preset=quick;   select="$all" ;;
@@ -76,16 +80,21 @@ args=()
 user_t=0
 user_m=0
 user_sc=0
+user_vm=0
 for a in "$@"; do
     case "$a" in
         -t) user_t=1 ;;
         -m) user_m=1 ;;
         -sc) user_sc=1 ;;
+        -jvmArgs) user_vm=1 ;;
     esac
 done
 (( user_m )) || args+=(-m "$preset")
 (( user_t )) || args+=(-t "$select")
 (( user_sc )) || args+=("${extra[@]}")
+if [[ "$mode" == quick ]] && (( ! user_vm )); then
+    args+=(-jvmArgs "$quick_vm")
+fi
 if [[ "$mode" == list ]]; then
     args+=(-l)
 fi
