@@ -300,6 +300,36 @@ class ChanFrayTest {
     }
 
     /**
+     * A timed offer blocked on a full channel as it is closed (Chan.offer(value, timeout, unit): "@throws
+     * ChanClosedException if the channel is closed, or is closed while this thread waits; nothing was sent"; "false if
+     * the time ran out first"): capacity 1 holds 1; a timed offer of 2 (an hour) waits, or has not yet looked, as
+     * another thread closes the channel. The offer throws ChanClosedException, never returns (true or false); the
+     * channel drains to 1 then null. Coverage review 25, mutant CT: Chan.send returning false for a timed send whose
+     * outcome is closed (a timed offer woken by a close says "timed out"): no other Fray test closes a channel on a
+     * timed offer.
+     */
+    @FrayTest(iterations = 200 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void aTimedOfferWaitingAtACloseThrows() throws InterruptedException {
+        Chan<Integer> c = new Chan<>(1);
+        assertTrue(c.offer(1));
+        AtomicReference<Object> outcome = new AtomicReference<>("unset");
+        Thread sender = start("timed sender", () -> {
+            try {
+                outcome.set(c.offer(2, 1, TimeUnit.HOURS));
+            } catch (ChanClosedException e) {
+                outcome.set(THREW);
+            }
+        });
+        Thread closer = start("closer", c::close);
+        join(sender, closer);
+        assertEquals(THREW, outcome.get(), "a timed offer on a channel closed while it waited or before it looked");
+        assertEquals(1, c.poll());
+        assertNull(c.poll(), "a value went into the channel after its close");
+    }
+
+    /**
      * A timed offer racing its deadline and a poll (Chan.offer(value, timeout, unit): "true if it was sent, false if
      * the time ran out first (nothing was sent)"): the poll gets the value exactly when the offer returns true, on an
      * unbuffered channel. The twin of aTimedReceiveRacingItsDeadlineLosesNoValue for the sender's side. Coverage

@@ -353,6 +353,94 @@ class CondFrayTest {
     }
 
     /**
+     * The timed waits of the {@code Condition} views ({@code newCondition()}: the {@link Condition} contract, "waiters
+     * wake in FIFO order and never spuriously"): {@code awaitNanos} returns "an estimate of the nanosTimeout value
+     * minus the time spent waiting ... A value less than or equal to zero indicates that no time remains";
+     * {@code awaitUntil} returns "false if the deadline has elapsed upon return, else true"; {@code await(time,
+     * unit)} "false if the waiting time detectably elapsed before return from the method, else true". A waiter
+     * holding the lock makes the three timed waits of 1 ms in turn while a signaller signals twice, each signal
+     * counted under the lock: a wait during which no signal was counted was not signalled (no spurious wake-up),
+     * so it timed out and must say so; each wait returns holding the lock. Coverage review 25, mutants CC-N
+     * ({@code CondCondition.awaitNanos} returning {@code nanosTimeout}, so an AQS-style
+     * {@code while (!ready && nanos > 0) nanos = c.awaitNanos(nanos)} loop never ends) and CC-U
+     * ({@code awaitUntil} returning true after its deadline): no other systematic test calls either method. The
+     * three are called by reflection: Fray rewrites a call site of {@code Condition.awaitNanos} (and of the other
+     * timed {@code Condition} waits) into its own model, an untimed {@code await()}, so a direct call never runs the
+     * view's code (and, with no signal left, hangs the schedule).
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void conditionViewsTimedWaitsSayWhenTheyTimedOut() throws InterruptedException {
+        timedWaitsSayWhenTheyTimedOut(new Mutex());
+        timedWaitsSayWhenTheyTimedOut(new SpinLock());
+        timedWaitsSayWhenTheyTimedOut(new RWMutex().writeLock());
+    }
+
+    private static void timedWaitsSayWhenTheyTimedOut(Lock lock) throws InterruptedException {
+        Condition condition = lock.newCondition();
+        AtomicInteger signals = new AtomicInteger(); // written under the lock
+        AtomicBoolean holding = new AtomicBoolean(); // written under the lock
+        Thread waiter = start("waiter", () -> {
+            lock.lock();
+            try {
+                int before = signals.get();
+                long left = (long) invoke(condition, "awaitNanos", new Class<?>[] {long.class},
+                        TimeUnit.MILLISECONDS.toNanos(1));
+                assertFalse(holding.getAndSet(true), "awaitNanos returned without the lock");
+                holding.set(false);
+                if (signals.get() == before) {
+                    assertTrue(left <= 0L, "awaitNanos timed out (no signal came) but says " + left + " ns remain");
+                }
+                before = signals.get();
+                boolean beforeDeadline = (boolean) invoke(condition, "awaitUntil", new Class<?>[] {java.util.Date.class},
+                        new java.util.Date(System.currentTimeMillis() + 1L));
+                assertFalse(holding.getAndSet(true), "awaitUntil returned without the lock");
+                holding.set(false);
+                if (signals.get() == before) {
+                    assertFalse(beforeDeadline, "awaitUntil timed out (no signal came) but returned true");
+                }
+                before = signals.get();
+                boolean inTime = (boolean) invoke(condition, "await", new Class<?>[] {long.class, TimeUnit.class},
+                        1L, TimeUnit.MILLISECONDS);
+                assertFalse(holding.getAndSet(true), "await(1 ms) returned without the lock");
+                holding.set(false);
+                if (signals.get() == before) {
+                    assertFalse(inTime, "await(1 ms) timed out (no signal came) but returned true");
+                }
+            } finally {
+                lock.unlock();
+            }
+        });
+        Thread signaller = start("signaller", () -> {
+            for (int i = 0; i < 2; i++) {
+                lock.lock();
+                try {
+                    assertFalse(holding.getAndSet(true), "the signaller got the lock while the waiter held it");
+                    holding.set(false);
+                    signals.incrementAndGet();
+                    condition.signal();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        });
+        join(waiter, signaller);
+    }
+
+    /** Calls a method of the {@code Condition} interface by reflection (see above: not rewritten by Fray). */
+    private static Object invoke(Condition condition, String name, Class<?>[] types, Object... args) throws Exception {
+        try {
+            return Condition.class.getMethod(name, types).invoke(condition, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            if (e.getCause() instanceof Exception x) {
+                throw x;
+            }
+            throw (Error) e.getCause();
+        }
+    }
+
+    /**
      * broadcast() wakes every thread waiting at the time of the call, and none that starts waiting afterwards;
      * no await returns without a wake-up (a timed await that nobody signals returns false).
      */

@@ -83,6 +83,39 @@ class PoolFrayTest {
                 .threadFactory(PoolTasks.PLATFORM_WORKERS).disablePurge(true).preAlloc(true).build());
     }
 
+    /**
+     * The futures of {@code submit(Runnable, T)} and {@code submit(Callable)} made by submitters blocked behind a
+     * busy worker (ExecutorService: "the Future's get method will return the given result upon successful
+     * completion", "... the task's result ..."): t0 holds the only worker while s1 ({@code submit(task, "r1")}) and
+     * s2 ({@code submit(() -> "r2")}) submit, blocked or not yet; t0 ends; each future gives its result, each task
+     * ran once. Coverage review 25, mutant SR ({@code submit(Runnable, T)} wrapping its task with a null result): no
+     * other systematic test calls {@code submit(Runnable, T)}, and none reads a {@code submit(Callable)}'s value.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void theFuturesOfBlockedSubmitsGiveTheirResults() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        PoolTasks tasks = new PoolTasks(pool::cap);
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        pool.execute(tasks.holding("t0", t0Ends));
+        AtomicReference<Future<String>> f1 = new AtomicReference<>();
+        AtomicReference<Future<String>> f2 = new AtomicReference<>();
+        Runnable s2Task = tasks.quick("s2");
+        Thread s1 = start("s1", () -> f1.set(pool.submit(tasks.quick("s1"), "r1")));
+        Thread s2 = start("s2", () -> f2.set(pool.submit(() -> {
+            s2Task.run();
+            return "r2";
+        })));
+        Thread ender = start("ender", t0Ends::countDown);
+        join(s1, s2, ender);
+        assertEquals("r1", f1.get().get(TIMEOUT_SECONDS, TimeUnit.SECONDS), "submit(Runnable, result)'s future");
+        assertEquals("r2", f2.get().get(TIMEOUT_SECONDS, TimeUnit.SECONDS), "submit(Callable)'s future");
+        pool.release();
+        assertTrue(pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        tasks.assertEachRanOnce("t0", "s1", "s2");
+    }
+
     private static void blockedSubmittersAreServedInArrivalOrderScenario() throws Exception {
         blockedSubmittersAreServedInArrivalOrderScenario(PoolTasks.options());
     }

@@ -573,6 +573,49 @@ class PoolLifecycleFrayTest {
     }
 
     /**
+     * {@code shutdown()} (the {@code ExecutorService} view: "Same as {@link Pool#release()}", whose javadoc says
+     * "new submissions are rejected with {@link PoolClosedException}, blocked submitters ... wake up with
+     * {@link PoolClosedException} ..., running tasks finish"; {@code ExecutorService.shutdown}: "previously submitted
+     * tasks are executed"): t0 runs on a pool of one while s1 submits, blocked behind t0 or not yet, and another
+     * thread calls {@code shutdown()}. s1 is rejected either way and its task never runs; t0 is not interrupted and
+     * finishes once let go; the pool is shut down and terminates. Coverage review 25, mutants SD
+     * ({@code shutdown()} calling {@code releaseNow()}: t0 interrupted) and SD0 ({@code shutdown()} doing nothing):
+     * no other systematic test calls {@code shutdown()}.
+     */
+    @FrayTest(iterations = 100 * FrayBudget.SCALE, resetClassLoaderPerIteration = false,
+            systemTimeDelegateType = SystemTimeDelegateType.MOCK, ignoreTimedBlock = false,
+            scheduler = RandomScheduler.class)
+    void shutdownLetsTheRunningTaskFinishAndRejectsTheSubmitters() throws Exception {
+        Pool pool = Pool.newPool(1, PoolTasks.options());
+        ExecutorService executor = pool;
+        CountDownLatch t0Ends = new CountDownLatch(1);
+        AtomicBoolean t0Started = new AtomicBoolean();
+        AtomicReference<String> t0Outcome = new AtomicReference<>("not ended");
+        executor.execute(() -> {
+            t0Started.set(true);
+            try {
+                t0Ends.await(); // untimed, as waitsForAnInterrupt: a timed wait may end on Fray's clock first
+                t0Outcome.set(Thread.currentThread().isInterrupted() ? "interrupted after its wait" : "finished");
+            } catch (InterruptedException e) {
+                t0Outcome.set("interrupted");
+            }
+        });
+        until("t0 runs", t0Started::get);
+        AtomicBoolean s1Ran = new AtomicBoolean();
+        Thread s1 = start("s1", () -> assertThrows(PoolClosedException.class,
+                () -> executor.execute(() -> s1Ran.set(true)), "s1, racing shutdown(), was not rejected"));
+        Thread stopper = start("stopper", executor::shutdown);
+        join(s1, stopper);
+        assertTrue(executor.isShutdown(), () -> "shutdown() returned, the pool is not shut down: " + pool);
+        assertThrows(PoolClosedException.class, () -> executor.execute(() -> s1Ran.set(true)),
+                "a submission after shutdown() was accepted");
+        t0Ends.countDown();
+        assertTrue(executor.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS), pool::toString);
+        assertEquals("finished", t0Outcome.get(), "the task running at shutdown() did not finish normally");
+        assertFalse(s1Ran.get(), "a task rejected by shutdown() ran");
+    }
+
+    /**
      * {@code close()} from a task: it returns once every other task of the pool has ended, and the pool
      * terminates. A task closes its pool of two workers while the other task runs: close() returns only after
      * the other ended.
