@@ -393,8 +393,8 @@ class CondFrayTest {
                     assertTrue(left <= 0L, "awaitNanos timed out (no signal came) but says " + left + " ns remain");
                 }
                 before = signals.get();
-                boolean beforeDeadline = (boolean) invoke(condition, "awaitUntil", new Class<?>[] {java.util.Date.class},
-                        new java.util.Date(System.currentTimeMillis() + 1L));
+                boolean beforeDeadline = (boolean) invoke(condition, "awaitUntil",
+                        new Class<?>[] {java.util.Date.class}, new java.util.Date(System.currentTimeMillis() + 1L));
                 assertFalse(holding.getAndSet(true), "awaitUntil returned without the lock");
                 holding.set(false);
                 if (signals.get() == before) {
