@@ -41,6 +41,7 @@ final class PoolTasks {
     private final Semaphore starts = new Semaphore(0);
     private int awaited;
     private final Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
 
     /** Tasks of a pool whose capacity is {@code capacity} (read as each task starts: a tune may change it). */
     PoolTasks(IntSupplier capacity) {
@@ -67,21 +68,36 @@ final class PoolTasks {
         int now = active.incrementAndGet();
         try {
             int cap = capacity.getAsInt();
-            assertTrue(now <= cap, () -> name + " runs with " + (now - 1) + " others: above the capacity " + cap);
-            check.run();
+            if (now > cap) {
+                failed(name + " runs with " + (now - 1) + " others: above the capacity " + cap);
+            }
+            try {
+                check.run();
+            } catch (AssertionError e) {
+                failed(name + ": " + e.getMessage());
+            }
             runs.computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet(); // counted before it shows as started
             started.add(name);
             starts.release();
             if (until == null) {
                 Thread.yield();
-            } else {
-                assertTrue(until.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS), name + " never released");
+            } else if (!until.await(FrayThreads.TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                failed(name + " never released");
             }
         } catch (InterruptedException e) {
-            throw new AssertionError(name + " interrupted", e);
+            failed(name + " interrupted");
         } finally {
             active.decrementAndGet();
         }
+    }
+
+    /**
+     * Records a task's failure and throws it: a throwable of a task goes to the pool's failure handling, not to the
+     * test, so {@link #assertEachRanOnce} reports what was recorded.
+     */
+    private void failed(String failure) {
+        failures.add(failure);
+        throw new AssertionError(failure);
     }
 
     /** The tasks running now. */
@@ -111,8 +127,9 @@ final class PoolTasks {
     }
 
     /**
-     * Checks that exactly the tasks {@code names} ran, each once: none lost, none run twice, no other. Called
-     * once the pool has terminated, so that no task can still start.
+     * Checks that exactly the tasks {@code names} ran, each once: none lost, none run twice, no other; and that
+     * none failed (above the capacity, its check, interrupted, or never released). Called once the pool has
+     * terminated, so that no task can still start.
      */
     void assertEachRanOnce(String... names) {
         Map<String, Integer> expected = new java.util.TreeMap<>();
@@ -122,5 +139,6 @@ final class PoolTasks {
         Map<String, Integer> actual = new java.util.TreeMap<>();
         runs.forEach((k, v) -> actual.put(k, v.get()));
         assertEquals(expected, actual, "how often each task ran");
+        assertTrue(failures.isEmpty(), () -> "tasks failed: " + failures);
     }
 }
