@@ -506,16 +506,23 @@ public final class Chan<T> implements Iterable<T> {
     /** {@link #takeStaleTick}, lock held: returns the sender claimed to refill the buffer, to wake after the unlock. */
     private Waiter takeStaleTickLocked(Timers.LastTick last) {
         Object stale = last.tick;
-        if (stale == null || !last.by.stopped) {
+        Timers.Timer by = last.by;
+        if (stale == null || by == null || !by.stopped) {
             return null;
         }
-        last.tick = null;
-        last.by = null;
-        if (count > 0 && buffer[head] == stale) {
-            takeLocked();
-            return claimedLocked();
+        Waiter refill = null;
+        last.takes++; // odd: the timer thread drops no tick on what it reads meanwhile (see Timers' notes)
+        try {
+            if (count > 0 && buffer[head] == stale) {
+                takeLocked();
+                refill = claimedLocked();
+            }
+            last.tick = null;
+            last.by = null;
+        } finally {
+            last.takes++;
         }
-        return null;
+        return refill;
     }
 
     void enqueueLocked(Waiter w, boolean send) {

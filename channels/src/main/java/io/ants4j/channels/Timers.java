@@ -1,5 +1,6 @@
 package io.ants4j.channels;
 
+import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
@@ -29,9 +30,15 @@ final class Timers {
      * non-blocking send looks at full() first), unless what fills it is the ticker's last tick and that tick's timer is
      * stopped: that stale tick, which a stop or reset has yet to take out, would not be in Go's channel (Go's Reset
      * drains it before a send can look), and the send takes it out first (below). The last tick and its timer are read
-     * without the channel's lock, and so is the value first in the buffer: a stale read at worst sends the tick down
-     * the lock path, where the send drops it if the channel is full of anything but the stale tick (a tick kept pending
-     * for a held lock is looked at again at each try). The thread takes a channel's lock only if it is free within a
+     * without the channel's lock, and so is the value first in the buffer (a hint): a tick that may be stale and first
+     * goes the lock path, where the send drops it if the channel is full of anything but the stale tick (a tick kept
+     * pending for a held lock is looked at again at each try). Any other tick that found the channel full is dropped
+     * only if nothing changed meanwhile: the channel is still full when the thread looks at the count again, after
+     * the other reads, and no take of the stale tick overlapped them (the ticker's LastTick.takes, a sequence lock
+     * that a stop, reset or send makes odd while it takes the stale tick out and clears the last tick, under the
+     * channel's lock). A look at the count alone, before a reset took the stale tick out and returned, lost the new
+     * period's first tick though the channel was empty by then (review 75: the reset held up by the channel's lock
+     * past that period, the thread preempted between its look and its reads of the last tick). The thread takes a channel's lock only if it is free within a
      * short retry, else it keeps the tick pending and tries it again after RETRY_NANOS, then twice as long after each
      * miss (up to MAX_RETRY_NANOS), the other timers firing meanwhile. The back-off is each pending tick's own, so a
      * lock held for long does not slow the retries of a tick whose lock was busy for a moment; ticks whose next tries
@@ -178,14 +185,21 @@ final class Timers {
     }
 
     /**
-     * A ticker's last tick sent and the timer that sent it, guarded by the ticker's channel's lock (the thread also
-     * reads both without it, as a hint: see the class notes): a stop or reset takes that tick out of the channel if it
-     * is still there and its timer stopped. Shared by the ticker's timers, it refers to no channel, so a timer keeps
-     * no ticker reachable.
+     * A ticker's last tick sent and the timer that sent it, written under the ticker's channel's lock (the thread
+     * also reads both without it: see the class notes): a stop or reset takes that tick out of the channel if it is
+     * still there and its timer stopped, and clears both ({@link #takes} odd meanwhile). Shared by the ticker's
+     * timers, it refers to no channel, so a timer keeps no ticker reachable.
      */
     static final class LastTick {
-        Instant tick;
-        Timer by;
+        volatile Instant tick;
+        volatile Timer by;
+        /**
+         * Odd while a stop, a reset or a send takes the stale tick out of the channel and clears {@code tick} and
+         * {@code by}, under the channel's lock; raised before and after, so that the thread, which reads them
+         * without the lock, knows that no take overlapped its reads when it reads the same even value before and
+         * after them (a sequence lock: see the class notes).
+         */
+        volatile int takes;
         /**
          * Whether the thread is sending a tick of one of the ticker's timers, under the channel's lock: written before
          * it reads the timer's {@link Timer#stopped}, read by a stop or reset after it wrote that of the timer it
@@ -490,9 +504,15 @@ final class Timers {
         if (last == null) {
             return true;
         }
+        int takes = last.takes;
         Instant stale = last.tick;
         Timer lastBy = last.by;
-        return stale == null || lastBy == null || !lastBy.stopped || !chan.mayHoldFirst(stale);
+        if (stale != null && lastBy != null && lastBy.stopped && chan.mayHoldFirst(stale)) {
+            return false; // the stale tick fills the channel: the lock path takes it out first
+        }
+        boolean full = chan.len() == chan.cap(); // a receive or take of the stale tick since is seen here
+        VarHandle.acquireFence(); // the reads above before the look at takes (as StampedLock.validate)
+        return full && (takes & 1) == 0 && last.takes == takes;
     }
 
     /**

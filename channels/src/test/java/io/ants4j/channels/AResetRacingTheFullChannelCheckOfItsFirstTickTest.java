@@ -1,0 +1,60 @@
+package io.ants4j.channels;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Review 75 (its lead, proven by the lead). Ticker.reset: "the next tick one period from now; a tick left in the
+ * channel is taken out"; a tick is dropped only when its channel is full (Go's non-blocking send of a tick no
+ * receiver took). The timer thread reads, without the channel's lock, that the channel is full and then whether
+ * what fills it is the ticker's stale tick; a reset that takes that tick out between the two reads (its look at
+ * the channel held up past the new period by a receiver holding the lock, then let in) made the thread drop the new
+ * period's first tick as if the channel were still full, though it was empty: the next tick came a period later.
+ * {@link AResetRacingTheFullChannelCheckOfItsFirstTickProbe} holds the timer thread between the two reads with the
+ * pool module's JDI harness ({@code pool/src/test/jdi/ThreadHoldingDebugger.java}, a single-file program), as a
+ * preemption there would. (No control holds it elsewhere: the first line of the check is reached by the old
+ * timer's first tick already, and the harness holds the first thread that reaches its line.)
+ */
+class AResetRacingTheFullChannelCheckOfItsFirstTickTest {
+    private static final String AFTER_THE_FULL_CHECK = "        LastTick last = t.lastTick;";
+
+    @Test
+    void theNewPeriodsFirstTickIsSentThoughTheResetTookTheStaleTickOutAfterTheThreadSawTheChannelFull()
+            throws Exception {
+        assertTickArrives(AFTER_THE_FULL_CHECK);
+    }
+
+    private static void assertTickArrives(String heldAt) throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String classPath = Path.of(Chan.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                + File.pathSeparator + Path.of(AResetRacingTheFullChannelCheckOfItsFirstTickProbe.class
+                        .getProtectionDomain().getCodeSource().getLocation().toURI());
+        Process p = new ProcessBuilder(java, "-Ddebug.class=" + Timers.class.getName(),
+                "-Ddebug.thread=ants4j-channels-timer", "-Ddebug.line=" + lineOfTimers(heldAt),
+                "../pool/src/test/jdi/ThreadHoldingDebugger.java", classPath,
+                AResetRacingTheFullChannelCheckOfItsFirstTickProbe.class.getName())
+                .redirectErrorStream(true).start();
+        boolean ended = p.waitFor(120, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly();
+        }
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(ended, "the debugger did not end:\n" + out);
+        assertTrue(out.lines().anyMatch(l -> l.equals("HELD")), "the timer thread was never held:\n" + out);
+        assertTrue(out.lines().anyMatch(l -> l.startsWith("TICK arrived")),
+                "the new period's first tick was lost (held at '" + heldAt.strip() + "'):\n" + out);
+    }
+
+    private static int lineOfTimers(String text) throws Exception {
+        List<String> src = Files.readAllLines(Path.of("src/main/java/io/ants4j/channels/Timers.java"));
+        int line = src.indexOf(text);
+        assertTrue(line >= 0 && src.lastIndexOf(text) == line, "not one line '" + text.strip() + "' in Timers");
+        return line + 1;
+    }
+}
