@@ -8,14 +8,16 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Run under the pool module's {@code ThreadHoldingDebugger} ({@link AResetRacingTheFullChannelCheckOfItsFirstTickTest}),
- * which holds the timer thread at the line of {@code Timers.fullOfNoStaleTick} given as {@code debug.line}, as a
- * preemption there would, the first time the thread reaches it (once it has read that the channel is full). A
- * ticker of 300 ms puts its first tick in its channel (capacity 1); the probe holds the channel's lock (a receiver
- * preempted inside its operation) and resets the ticker to 1 s on another thread, whose look at the stale tick then
- * waits for that lock. The new timer's first tick falls due, finds the channel full of the stale tick and is held.
- * The probe lets the lock go: the reset takes the stale tick out and returns, the channel empty. It prints
- * {@code OUTCOME}, which lets the timer thread go, then {@code TICK arrived} if a tick comes within 500 ms (the tick
- * due, sent into the empty channel), else {@code TICK none} (the next one is a period later).
+ * which holds a thread at the line given as {@code debug.line}, as a preemption there would, the first time it
+ * reaches it. A ticker of 300 ms puts its first tick in its channel (capacity 1), then is reset to 1 s on a thread of
+ * its own. With argument {@code timer}, the timer thread is held in {@code Timers.fullOfNoStaleTick} once it has read
+ * that the channel is full: the probe holds the channel's lock (a receiver preempted inside its operation), so the
+ * reset's look at the stale tick waits; the new timer's first tick falls due, finds the channel full of the stale
+ * tick and is held; the probe lets the lock go, the reset takes the stale tick out and returns, the channel empty.
+ * With argument {@code resetter}, the reset is held inside its take of the stale tick (in {@code Chan.takeBuffered},
+ * the slot cleared, the count not yet lowered) until the new timer has fired. The probe prints {@code OUTCOME}, which
+ * lets the held thread go, then {@code TICK arrived} if a tick comes within 500 ms (the tick due, sent into the empty
+ * channel), else {@code TICK none} (the next one is a period later).
  */
 final class AResetRacingTheFullChannelCheckOfItsFirstTickProbe {
     private AResetRacingTheFullChannelCheckOfItsFirstTickProbe() {
@@ -29,23 +31,34 @@ final class AResetRacingTheFullChannelCheckOfItsFirstTickProbe {
             check(System.nanoTime() < deadline, "no first tick");
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
-        c.lock.lock();
-        Thread resetter;
         long resetAt = System.nanoTime();
-        try {
-            resetter = Thread.ofPlatform().name("resetter").start(() -> ticker.reset(Duration.ofSeconds(1)));
-            Thread timer = Timers.thread();
-            while (Arrays.stream(timer.getStackTrace()).noneMatch(f -> f.getMethodName().equals("fullOfNoStaleTick"))) {
-                check(System.nanoTime() < deadline, "the new timer's tick never found the channel full");
+        if (args[0].equals("timer")) {
+            Thread resetter;
+            c.lock.lock();
+            try {
+                resetter = Thread.ofPlatform().name("resetter").start(() -> ticker.reset(Duration.ofSeconds(1)));
+                untilIn(Timers.thread(), "fullOfNoStaleTick", deadline);
+            } finally {
+                c.lock.unlock();
+            }
+            resetter.join(TimeUnit.SECONDS.toMillis(30));
+            check(!resetter.isAlive(), "the reset never returned");
+            System.out.println("STATE the reset returned, " + c.len() + " in the channel");
+            System.out.println("OUTCOME the timer thread let go");
+        } else {
+            Thread resetter = Thread.ofPlatform().name("resetter").start(() -> ticker.reset(Duration.ofSeconds(1)));
+            untilIn(resetter, "takeBuffered", deadline);
+            Timers.Timer next = ticker.timer;
+            long due = next.when;
+            while (next.when == due) { // the new timer fired: its tick looked at the channel
+                check(System.nanoTime() < deadline, "the new timer never fired");
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             }
-        } finally {
-            c.lock.unlock();
+            System.out.println("OUTCOME the resetter let go");
+            System.out.flush();
+            resetter.join(TimeUnit.SECONDS.toMillis(30));
+            check(!resetter.isAlive(), "the reset never returned");
         }
-        resetter.join(TimeUnit.SECONDS.toMillis(30));
-        check(!resetter.isAlive(), "the reset never returned");
-        System.out.println("STATE the reset returned, " + c.len() + " in the channel");
-        System.out.println("OUTCOME the timer thread let go");
         System.out.flush();
         Instant tick = c.poll(500, TimeUnit.MILLISECONDS);
         long since = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - resetAt);
@@ -53,6 +66,14 @@ final class AResetRacingTheFullChannelCheckOfItsFirstTickProbe {
                 : "TICK none " + since + " ms after the reset (a period is 1000 ms)");
         ticker.stop();
         System.out.flush();
+    }
+
+    /** Waits until {@code t} is held (or runs) inside {@code method}. */
+    private static void untilIn(Thread t, String method, long deadline) {
+        while (Arrays.stream(t.getStackTrace()).noneMatch(f -> f.getMethodName().equals(method))) {
+            check(System.nanoTime() < deadline, t.getName() + " never held in " + method);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
     }
 
     private static void check(boolean ok, String what) {

@@ -24,21 +24,34 @@ import org.junit.jupiter.api.Test;
 class AResetRacingTheFullChannelCheckOfItsFirstTickTest {
     private static final String AFTER_THE_FULL_CHECK = "        LastTick last = t.lastTick;";
 
+    private static final String COUNT_LOWERED = "        COUNT.setOpaque(this, count - 1);";
+
     @Test
     void theNewPeriodsFirstTickIsSentThoughTheResetTookTheStaleTickOutAfterTheThreadSawTheChannelFull()
             throws Exception {
-        assertTickArrives(AFTER_THE_FULL_CHECK);
+        assertTickArrives(Timers.class, "ants4j-channels-timer", AFTER_THE_FULL_CHECK, "timer");
     }
 
-    private static void assertTickArrives(String heldAt) throws Exception {
+    /**
+     * The reset held inside its take of the stale tick, the slot cleared and the count not yet lowered, while the
+     * new timer's first tick looks at the channel: full, and not of the stale tick, as far as the thread can see
+     * without the lock; a take is under way (LastTick.takes odd), so the tick waits for the lock instead of being
+     * dropped, and is sent once the reset has emptied the channel.
+     */
+    @Test
+    void theNewPeriodsFirstTickIsSentThoughItLookedAtTheChannelWhileTheResetWasTakingTheStaleTickOut()
+            throws Exception {
+        assertTickArrives(Chan.class, "resetter", COUNT_LOWERED, "resetter");
+    }
+
+    private static void assertTickArrives(Class<?> in, String thread, String heldAt, String mode) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String classPath = Path.of(Chan.class.getProtectionDomain().getCodeSource().getLocation().toURI())
                 + File.pathSeparator + Path.of(AResetRacingTheFullChannelCheckOfItsFirstTickProbe.class
                         .getProtectionDomain().getCodeSource().getLocation().toURI());
-        Process p = new ProcessBuilder(java, "-Ddebug.class=" + Timers.class.getName(),
-                "-Ddebug.thread=ants4j-channels-timer", "-Ddebug.line=" + lineOfTimers(heldAt),
-                "../pool/src/test/jdi/ThreadHoldingDebugger.java", classPath,
-                AResetRacingTheFullChannelCheckOfItsFirstTickProbe.class.getName())
+        Process p = new ProcessBuilder(java, "-Ddebug.class=" + in.getName(), "-Ddebug.thread=" + thread,
+                "-Ddebug.line=" + lineOf(in, heldAt), "../pool/src/test/jdi/ThreadHoldingDebugger.java", classPath,
+                AResetRacingTheFullChannelCheckOfItsFirstTickProbe.class.getName(), mode)
                 .redirectErrorStream(true).start();
         boolean ended = p.waitFor(120, TimeUnit.SECONDS);
         if (!ended) {
@@ -51,10 +64,11 @@ class AResetRacingTheFullChannelCheckOfItsFirstTickTest {
                 "the new period's first tick was lost (held at '" + heldAt.strip() + "'):\n" + out);
     }
 
-    private static int lineOfTimers(String text) throws Exception {
-        List<String> src = Files.readAllLines(Path.of("src/main/java/io/ants4j/channels/Timers.java"));
+    private static int lineOf(Class<?> in, String text) throws Exception {
+        List<String> src = Files.readAllLines(Path.of("src/main/java/" + in.getName().replace('.', '/') + ".java"));
         int line = src.indexOf(text);
-        assertTrue(line >= 0 && src.lastIndexOf(text) == line, "not one line '" + text.strip() + "' in Timers");
+        assertTrue(line >= 0 && src.lastIndexOf(text) == line,
+                "not one line '" + text.strip() + "' in " + in.getSimpleName());
         return line + 1;
     }
 }
