@@ -511,7 +511,7 @@ public final class Chan<T> implements Iterable<T> {
             return null;
         }
         Waiter refill = null;
-        last.takes++; // odd: the timer thread drops no tick on what it reads meanwhile (see Timers' notes)
+        last.takes++; // under the lock, as every write of it; odd: the timer thread drops no tick meanwhile
         try {
             if (count > 0 && buffer[head] == stale) {
                 takeLocked();

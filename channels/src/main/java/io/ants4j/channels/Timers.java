@@ -38,12 +38,14 @@ final class Timers {
      * that a stop, reset or send makes odd while it takes the stale tick out and clears the last tick, under the
      * channel's lock). A look at the count alone, before a reset took the stale tick out and returned, lost the new
      * period's first tick though the channel was empty by then (review 75: the reset held up by the channel's lock
-     * past that period, the thread preempted between its look and its reads of the last tick). The thread takes a channel's lock only if it is free within a
-     * short retry, else it keeps the tick pending and tries it again after RETRY_NANOS, then twice as long after each
-     * miss (up to MAX_RETRY_NANOS), the other timers firing meanwhile. The back-off is each pending tick's own, so a
-     * lock held for long does not slow the retries of a tick whose lock was busy for a moment; ticks whose next tries
-     * are close are tried together, so many ticks waiting for held locks cost few wake-ups. A pending tick whose timer
-     * is stopped, or whose channel is closed or collected, is dropped without the lock.
+     * past that period, the thread preempted between its look and its reads of the last tick).
+     *
+     * The thread takes a channel's lock only if it is free within a short retry, else it keeps the tick pending and
+     * tries it again after RETRY_NANOS, then twice as long after each miss (up to MAX_RETRY_NANOS), the other timers
+     * firing meanwhile. The back-off is each pending tick's own, so a lock held for long does not slow the retries of a
+     * tick whose lock was busy for a moment; ticks whose next tries are close are tried together, so many ticks
+     * waiting for held locks cost few wake-ups. A pending tick whose timer is stopped, or whose channel is closed or
+     * collected, is dropped without the lock.
      *
      * Stop and reset (Go 1.23: no stale tick after they return). A tick is sent, under its channel's lock, only if its
      * timer is not stopped. A stop marks the timer stopped under the timers' lock, then takes out a tick of the ticker
