@@ -8,8 +8,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Run under the pool module's {@code ThreadHoldingDebugger}
- * ({@link AResetRacingTheFullChannelCheckOfItsFirstTickTest}), which holds a thread at the line given as {@code debug.line}, as
- * a preemption there would, the first time it reaches it. A ticker of 300 ms puts its first tick in its channel
+ * ({@link AResetRacingTheFullChannelCheckOfItsFirstTickTest}), which holds a thread at the line given as
+ * {@code debug.line}, as a preemption there would, the first time it reaches it. A ticker of 300 ms puts its first tick in its channel
  * (capacity 1), then is reset to 1 s on a thread of its own. With argument {@code timer}, the timer thread is held in
  * {@code Timers.fullOfNoStaleTick} once it has read that the channel is full: the probe holds the channel's lock (a
  * receiver preempted inside its operation), so the reset's look at the stale tick waits; the new timer's first tick
