@@ -9,15 +9,16 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Run under the pool module's {@code ThreadHoldingDebugger}
  * ({@link AResetRacingTheFullChannelCheckOfItsFirstTickTest}), which holds a thread at the line given as
- * {@code debug.line}, as a preemption there would, the first time it reaches it. A ticker of 300 ms puts its first tick in its channel
- * (capacity 1), then is reset to 1 s on a thread of its own. With argument {@code timer}, the timer thread is held in
- * {@code Timers.fullOfNoStaleTick} once it has read that the channel is full: the probe holds the channel's lock (a
- * receiver preempted inside its operation), so the reset's look at the stale tick waits; the new timer's first tick
- * falls due, finds the channel full of the stale tick and is held; the probe lets the lock go, the reset takes the
- * stale tick out and returns, the channel empty. With argument {@code resetter}, the reset is held inside its take of
- * the stale tick (in {@code Chan.takeBuffered}, the slot cleared, the count not yet lowered) until the new timer has
- * fired. The probe prints {@code OUTCOME}, which lets the held thread go, then {@code TICK arrived} if a tick comes
- * within 500 ms (the tick due, sent into the empty channel), else {@code TICK none} (the next one is a period later).
+ * {@code debug.line}, as a preemption there would, the first time it reaches it. A ticker of 300 ms puts its first tick
+ * in its channel (capacity 1), then is reset to 1 s on a thread of its own. With argument {@code timer}, the timer
+ * thread is held in {@code Timers.fullOfNoStaleTick} once it has read that the channel is full: the probe holds the
+ * channel's lock (a receiver preempted inside its operation), so the reset's look at the stale tick waits; the new
+ * timer's first tick falls due, finds the channel full of the stale tick and is held; the probe lets the lock go, the
+ * reset takes the stale tick out and returns, the channel empty. With argument {@code resetter}, the reset is held
+ * inside its take of the stale tick (in {@code Chan.takeBuffered}, the slot cleared, the count not yet lowered) until
+ * the new timer has fired. The probe prints {@code OUTCOME}, which lets the held thread go, then {@code TICK arrived}
+ * if a tick comes within 500 ms (the tick due, sent into the empty channel), else {@code TICK none} (the next one is a
+ * period later).
  */
 final class AResetRacingTheFullChannelCheckOfItsFirstTickProbe {
     private AResetRacingTheFullChannelCheckOfItsFirstTickProbe() {
