@@ -506,23 +506,16 @@ public final class Chan<T> implements Iterable<T> {
     /** {@link #takeStaleTick}, lock held: returns the sender claimed to refill the buffer, to wake after the unlock. */
     private Waiter takeStaleTickLocked(Timers.LastTick last) {
         Object stale = last.tick;
-        Timers.Timer by = last.by;
-        if (stale == null || by == null || !by.stopped) {
+        if (stale == null || !last.by.stopped) {
             return null;
         }
-        Waiter refill = null;
-        last.takes++; // under the lock, as every write of it; odd: the timer thread drops no tick meanwhile
-        try {
-            if (count > 0 && buffer[head] == stale) {
-                takeLocked();
-                refill = claimedLocked();
-            }
-            last.tick = null;
-            last.by = null;
-        } finally {
-            last.takes++;
+        last.tick = null;
+        last.by = null;
+        if (count > 0 && buffer[head] == stale) {
+            takeLocked();
+            return claimedLocked();
         }
-        return refill;
+        return null;
     }
 
     void enqueueLocked(Waiter w, boolean send) {

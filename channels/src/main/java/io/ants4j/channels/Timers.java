@@ -32,13 +32,13 @@ final class Timers {
      * drains it before a send can look), and the send takes it out first (below). The last tick and its timer are read
      * without the channel's lock, and so is the value first in the buffer (a hint): a tick that may be stale and first
      * goes the lock path, where the send drops it if the channel is full of anything but the stale tick (a tick kept
-     * pending for a held lock is looked at again at each try). Any other tick that found the channel full is dropped
-     * only if nothing changed meanwhile: the channel is still full when the thread looks at the count again, after
-     * the other reads, and no take of the stale tick overlapped them (the ticker's LastTick.takes, a sequence lock
-     * that a stop, reset or send makes odd while it takes the stale tick out and clears the last tick, under the
-     * channel's lock). A look at the count alone, before a reset took the stale tick out and returned, lost the new
-     * period's first tick though the channel was empty by then (review 75: the reset held up by the channel's lock
-     * past that period, the thread preempted between its look and its reads of the last tick).
+     * pending for a held lock is looked at again at each try). No tick of a ticker is dropped without the lock while
+     * a stop or reset of it is under way, or if one started while the thread looked (LastTick's counts of those
+     * started and ended, read before and after): as Go's timer cannot fire during its Reset, which drains the
+     * channel first, a tick that falls due while a reset waits for the channel's lock to take the stale tick out
+     * waits for the lock too, and is then sent into the channel the reset emptied (reviews 75 and 76: dropped, it was
+     * the new period's first tick, lost; a receive that takes the live tick out meanwhile changes nothing, so a
+     * preempted receiver gets no burst).
      *
      * The thread takes a channel's lock only if it is free within a short retry, else it keeps the tick pending and
      * tries it again after RETRY_NANOS, then twice as long after each miss (up to MAX_RETRY_NANOS), the other timers
@@ -187,21 +187,47 @@ final class Timers {
     }
 
     /**
-     * A ticker's last tick sent and the timer that sent it, written under the ticker's channel's lock (the thread
-     * also reads both without it: see the class notes): a stop or reset takes that tick out of the channel if it is
-     * still there and its timer stopped, and clears both ({@link #takes} odd meanwhile). Shared by the ticker's
-     * timers, it refers to no channel, so a timer keeps no ticker reachable.
+     * A ticker's last tick sent and the timer that sent it, guarded by the ticker's channel's lock (the thread also
+     * reads both without it: see the class notes): a stop or reset takes that tick out of the channel if it is still
+     * there and its timer stopped. Shared by the ticker's timers, it refers to no channel, so a timer keeps no ticker
+     * reachable.
      */
     static final class LastTick {
         volatile Instant tick;
         volatile Timer by;
         /**
-         * Odd while a stop, a reset or a send takes the stale tick out of the channel and clears {@code tick} and
-         * {@code by}, under the channel's lock; raised before and after, so that the thread, which reads them
-         * without the lock, knows that no take overlapped its reads when it reads the same even value before and
-         * after them (a sequence lock: see the class notes).
+         * The stops and resets of the ticker started and ended (each raised by one, atomically): while they differ,
+         * or if {@code started} moved while the thread looked at the channel, the thread drops no tick of the
+         * ticker without the channel's lock (see the class notes).
          */
-        volatile int takes;
+        volatile int started;
+        volatile int ended;
+        private static final VarHandle STARTED;
+        private static final VarHandle ENDED;
+
+        static {
+            try {
+                java.lang.invoke.MethodHandles.Lookup lookup = java.lang.invoke.MethodHandles.lookup();
+                STARTED = lookup.findVarHandle(LastTick.class, "started", int.class);
+                ENDED = lookup.findVarHandle(LastTick.class, "ended", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+            // a VarHandle call site's first run allocates: run here, a change's end cannot fail to be counted later
+            LastTick linked = new LastTick();
+            linked.changeStarts();
+            linked.changeEnds();
+        }
+
+        /** Counts a stop or reset of the ticker started (see {@link #started}). */
+        void changeStarts() {
+            STARTED.getAndAdd(this, 1);
+        }
+
+        /** Counts a stop or reset of the ticker ended. */
+        void changeEnds() {
+            ENDED.getAndAdd(this, 1);
+        }
         /**
          * Whether the thread is sending a tick of one of the ticker's timers, under the channel's lock: written before
          * it reads the timer's {@link Timer#stopped}, read by a stop or reset after it wrote that of the timer it
@@ -240,20 +266,32 @@ final class Timers {
      * timer left in the channel is taken out, and none of its ticks is sent after this returns.
      */
     static void reset(Ticker ticker, long periodNanos) {
-        timers().schedule(ticker.chan, periodNanos, periodNanos, ticker.lastTick, ticker);
-        ticker.chan.takeStaleTick(ticker.lastTick);
+        LastTick last = ticker.lastTick;
+        last.changeStarts();
+        try {
+            timers().schedule(ticker.chan, periodNanos, periodNanos, last, ticker);
+            ticker.chan.takeStaleTick(last);
+        } finally {
+            last.changeEnds();
+        }
     }
 
     /** Stops {@code ticker}'s timer; a tick it left in the channel is taken out. No tick is sent after this returns. */
     static void stop(Ticker ticker) {
-        Timers t = timers();
-        t.lock.lock();
+        LastTick last = ticker.lastTick;
+        last.changeStarts();
         try {
-            t.stopLocked(ticker.timer);
+            Timers t = timers();
+            t.lock.lock();
+            try {
+                t.stopLocked(ticker.timer);
+            } finally {
+                t.lock.unlock();
+            }
+            ticker.chan.takeStaleTick(last);
         } finally {
-            t.lock.unlock();
+            last.changeEnds();
         }
-        ticker.chan.takeStaleTick(ticker.lastTick);
     }
 
     /** The number of timers in the heap (for tests). */
@@ -499,22 +537,22 @@ final class Timers {
      * class notes): then it is dropped without the lock.
      */
     private static boolean fullOfNoStaleTick(Timer t, Chan<Instant> chan) {
-        if (chan.len() != chan.cap()) {
-            return false;
-        }
         LastTick last = t.lastTick;
         if (last == null) {
-            return true;
+            return chan.len() == chan.cap();
         }
-        int takes = last.takes;
+        int ended = last.ended;
+        int started = last.started;
+        if (started != ended || chan.len() != chan.cap()) {
+            return false; // a stop or reset under way: the lock decides, once it has taken the stale tick out
+        }
         Instant stale = last.tick;
         Timer lastBy = last.by;
         if (stale != null && lastBy != null && lastBy.stopped && chan.mayHoldFirst(stale)) {
             return false; // the stale tick fills the channel: the lock path takes it out first
         }
-        boolean full = chan.len() == chan.cap(); // a receive or take of the stale tick since is seen here
-        VarHandle.acquireFence(); // the reads above before the look at takes (as StampedLock.validate)
-        return full && (takes & 1) == 0 && last.takes == takes;
+        VarHandle.acquireFence(); // the reads above before the look at started (as StampedLock.validate)
+        return last.started == started;
     }
 
     /**
