@@ -231,7 +231,8 @@ class ExamplesTest {
 
     @Test
     void oneCloseOfTheDoneChannelStopsEveryWorker() throws Exception {
-        long total = Cancellation.feedFor(Duration.ofMillis(20));
+        // a budget in which two new virtual threads take a job on a loaded CI machine (20 ms took none once)
+        long total = Cancellation.feedFor(Duration.ofMillis(200));
         assertTrue(total > 0, "no job was taken");
     }
 }
